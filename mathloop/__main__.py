@@ -1,0 +1,5 @@
+"""`python -m mathloop`."""
+
+from mathloop.cli.app import main
+
+main()

@@ -1,0 +1,39 @@
+"""`mathloop export TARGET`: training records (JSONL), a Lean project, or zero-verification certificates."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.progress import Progress
+
+from mathloop.cli.common import DB_HELP, console, fail, open_contract, open_repo
+from mathloop.export.records import write_records
+
+
+def export(
+    target: str = typer.Argument(..., help="Target name or contract path."),
+    db: Optional[str] = typer.Option(None, "--db", help=DB_HELP),
+    records: Optional[Path] = typer.Option(None, "--records", help="Write every candidate as a labelled JSONL record."),
+    lean: Optional[Path] = typer.Option(None, "--lean", help="Write a standalone Lake project of the committed certificates."),
+    certificates: Optional[Path] = typer.Option(None, "--certificates", help="Write each committed chunk's certificate as JSON."),
+) -> None:
+    """Export what the store holds for the target."""
+    if not (records or lean or certificates):
+        fail("nothing to export: give --records FILE.jsonl, --lean DIR or --certificates DIR")
+    contract = open_contract(target)
+    repo = open_repo(db, create=False)
+    if records:
+        with Progress(console=console, transient=True) as bar:
+            task = bar.add_task("records", total=None)
+            n = write_records(contract, repo, records, lambda: bar.advance(task))
+        console.print(f"wrote {n} record(s) to {records}")
+    if lean:
+        from mathloop.cli.export_lean import export_lean
+
+        export_lean(contract, repo, lean)
+    if certificates:
+        from mathloop.cli.export_certificates import export_certificates
+
+        export_certificates(contract, repo, certificates)

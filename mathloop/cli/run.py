@@ -1,0 +1,129 @@
+"""`mathloop run TARGET`: a search session with live progress and a summary table."""
+
+from __future__ import annotations
+
+import signal
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from mathloop.cli.common import bounds_text, console, fail, hypotheses_line, open_contract, open_repo
+from mathloop.cli.lean_hook import lean_commit_hook
+from mathloop.contract import Contract
+from mathloop.propose.replay import ReplayProposer
+from mathloop.search.loop import SeedRefused, Session, SessionLimits, SessionSummary
+from mathloop.search.runner import ProcessRunner
+from mathloop.targets import build_target
+
+DEFAULT_BUDGET = 400
+DEFAULT_CHECK_TIMEOUT_S = 120
+
+
+def _proposer(spec: str, contract: Contract, target, seed: int, model_opts: dict):
+    if spec == "local":
+        return target.local_proposer(seed)
+    if spec.startswith("replay:"):
+        path = Path(spec.removeprefix("replay:"))
+        if not path.is_file():
+            raise typer.BadParameter(f"replay file {path} does not exist", param_hint="--proposer")
+        return ReplayProposer(path)
+    if spec in ("openai", "openai+local"):
+        if not model_opts.get("model"):
+            raise typer.BadParameter("--model is required with --proposer openai", param_hint="--model")
+        from mathloop.propose.openai_proposer import OpenAIOptions, build_openai_proposer
+
+        opts = OpenAIOptions(**{k: v for k, v in model_opts.items() if v is not None})
+        return build_openai_proposer(contract, target, opts, polish_seed=seed if spec == "openai+local" else None)
+    raise typer.BadParameter(f"unknown proposer {spec!r} (local, openai, openai+local, replay:FILE)",
+                             param_hint="--proposer")
+
+
+def _terminate(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
+class _LiveProgress:
+    """The loop's observer: a rich progress bar with the best bound, commits and label counts."""
+
+    def __init__(self, progress: Progress, task, contract: Contract) -> None:
+        self.progress, self.task, self.contract = progress, task, contract
+
+    def candidate(self, label, head, summary: SessionSummary) -> None:
+        labels = " ".join(f"{k}:{v}" for k, v in sorted(summary.labels.items()))
+        self.progress.update(self.task, advance=1, description=(
+            f"{bounds_text(self.contract, head.bounds)} | commits {summary.commits} | {labels}"))
+
+
+def run(
+    target: str = typer.Argument(..., help="Target name (a contract in obligations/) or a contract .toml path."),
+    db: Optional[str] = typer.Option(None, "--db", help="Store path or URL (default $MATHLOOP_DB or ./mathloop.db)."),
+    proposer: str = typer.Option("local", "--proposer", help="local | openai | openai+local | replay:FILE.jsonl"),
+    budget: Optional[int] = typer.Option(None, "--budget", min=1, help="Candidates to process (default: the contract's)."),
+    time_limit: Optional[float] = typer.Option(None, "--time-limit", min=0.1, help="Wall-clock seconds."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the local proposer (deterministic per seed)."),
+    samples: int = typer.Option(4, "--samples", min=1, max=64, help="Proposals per round."),
+    model: Optional[str] = typer.Option(None, "--model", help="Model name for --proposer openai."),
+    base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible endpoint (default $OPENAI_BASE_URL)."),
+    temperature: Optional[float] = typer.Option(None, "--temperature", min=0.0, max=2.0),
+    max_tokens: Optional[int] = typer.Option(None, "--max-tokens", min=16, help="Completion tokens per request."),
+    concurrency: Optional[int] = typer.Option(None, "--concurrency", min=1, max=64, help="Parallel requests."),
+    request_timeout: Optional[float] = typer.Option(None, "--request-timeout", min=0.1, help="Seconds per request."),
+    max_tokens_total: Optional[int] = typer.Option(None, "--max-tokens-total", min=1, help="Token budget of the session."),
+    lean: bool = typer.Option(True, "--lean/--no-lean", help="Render and Lean-check each commit (pending without a toolchain)."),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="Live progress bar."),
+) -> None:
+    """Run a search session: propose, check, gate, and commit only strict progress."""
+    contract = open_contract(target)
+    tgt = build_target(contract)
+    limits_cfg = contract.limits
+    budget = budget or int(limits_cfg.get("default_budget", DEFAULT_BUDGET))
+    model_opts = dict(model=model, base_url=base_url, samples=samples, temperature=temperature, max_tokens=max_tokens,
+                      concurrency=concurrency, request_timeout=request_timeout, max_tokens_total=max_tokens_total)
+    prop = _proposer(proposer, contract, tgt, seed, model_opts)
+    repo = open_repo(db)
+    repo.ensure_contract(contract)
+    options = {"budget": budget, "time_limit": time_limit, "samples": samples, "proposer": proposer,
+               **{k: v for k, v in model_opts.items() if v is not None}}
+    session_id = repo.start_session(contract.sha256, prop.name, seed, options)
+    runner = ProcessRunner(float(limits_cfg.get("check_timeout_s", DEFAULT_CHECK_TIMEOUT_S)))
+    session = Session(contract, repo, runner, session_id, on_commit=lean_commit_hook(contract, repo) if lean else None)
+    # SIGTERM ends the session like Ctrl-C: the store is consistent after every candidate anyway.
+    signal.signal(signal.SIGTERM, _terminate)
+    summary = None
+    try:
+        try:
+            head0 = session.ensure_root()
+        except SeedRefused as e:
+            repo.end_session(session_id, f"seed refused: {e}")
+            fail(str(e), 1)
+        console.print(f"[bold]{contract.name}[/] ({contract.target}, contract {contract.sha256[:12]}) — head "
+                      f"{head0.hash[:12]} (seq {head0.seq}): {bounds_text(contract, head0.bounds)}")
+        console.print(f"[yellow]rests on:[/] {hypotheses_line(contract)}", highlight=False)
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=console, disable=not progress, transient=False) as bar:
+            task = bar.add_task(bounds_text(contract, head0.bounds), total=budget)
+            summary = session.run(prop, SessionLimits(budget, time_limit, samples), _LiveProgress(bar, task, contract))
+    except KeyboardInterrupt:
+        repo.end_session(session_id, "interrupted")
+        console.print("[yellow]interrupted[/]: every processed candidate is recorded; the head is consistent.")
+        raise typer.Exit(130)
+    finally:
+        runner.close()
+    repo.end_session(session_id, summary.outcome)
+    _print_summary(contract, summary)
+
+
+def _print_summary(contract: Contract, s: SessionSummary) -> None:
+    table = Table(title=f"session {s.session_id} — {s.outcome} in {s.seconds:.1f} s", show_lines=False)
+    table.add_column("")
+    table.add_column("value", overflow="fold")
+    table.add_row("start", f"{s.start_head.hash[:12]}: {bounds_text(contract, s.start_head.bounds)}")
+    table.add_row("head", f"{s.head.hash[:12]} (seq {s.head.seq}): {bounds_text(contract, s.head.bounds)}")
+    table.add_row("commits", str(s.commits))
+    for label, n in sorted(s.labels.items()):
+        table.add_row(label, str(n))
+    table.add_row("rests on", hypotheses_line(contract))
+    console.print(table)

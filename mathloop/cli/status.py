@@ -1,0 +1,68 @@
+"""`mathloop status TARGET`: the head, its certified bounds with their hypotheses, and label counts."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+from rich.table import Table
+
+from mathloop.cli.common import (DB_HELP, bounds_json, console, hypotheses_line, open_contract, open_repo,
+                                 print_json)
+from mathloop.search.gate import open_obligations
+
+
+def status(
+    target: str = typer.Argument(..., help="Target name or contract path."),
+    db: Optional[str] = typer.Option(None, "--db", help=DB_HELP),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+) -> None:
+    """Show the head of the target's lineage, its certified bounds and the memory's label counts."""
+    contract = open_contract(target)
+    repo = open_repo(db, create=False)
+    head = repo.head(contract.sha256)
+    labels = repo.label_counts(contract.sha256)
+    lean = repo.lean_statuses(contract.sha256)
+    hyps = [{"id": h.id, "title": h.title, "citation": h.citation, "statement": h.statement}
+            for h in contract.hypotheses]
+    older = [c.sha256 for c in repo.lineages(contract.name) if c.sha256 != contract.sha256]
+    if as_json:
+        print_json({
+            "target": contract.name,
+            "implementation": contract.target,
+            "contract_sha256": contract.sha256,
+            "head": None if head is None else {
+                "commit": head.hash,
+                "seq": head.seq,
+                "created_at": head.created_at,
+                "bounds": bounds_json(contract, head.bounds),
+                "bounds_exact": {k: str(v) for k, v in head.bounds.items()},
+                "state": head.state,
+                "open_obligations": list(open_obligations(head.ranks)),
+                "lean": lean[head.hash].status if head.hash in lean else None,
+            },
+            "commits": 0 if head is None else head.seq + 1,
+            "labels": labels,
+            "hypotheses": hyps,
+            "other_lineages": older,
+        })
+        return
+    console.print(f"[bold]{contract.name}[/] — {contract.title}")
+    console.print(f"contract {contract.sha256[:16]} (implementation {contract.target})"
+                  + (f"; {len(older)} older contract version(s) kept as separate lineages" if older else ""))
+    if head is None:
+        console.print("no commits yet: run `mathloop run " + contract.name + "`")
+        return
+    t = Table(show_header=True)
+    t.add_column("bound")
+    t.add_column("certified", justify="right")
+    t.add_column("rests on (taken as given)", overflow="fold")
+    for name, value in bounds_json(contract, head.bounds).items():
+        t.add_row(name, value, hypotheses_line(contract))
+    console.print(t)
+    console.print(f"head {head.hash} (seq {head.seq}, {head.created_at})"
+                  + (f", Lean: {lean[head.hash].status}" if head.hash in lean else ""))
+    console.print("open obligations: " + (", ".join(open_obligations(head.ranks)) or "none"))
+    for h in contract.hypotheses:
+        console.print(f"[yellow]hypothesis[/] {h.id}: {h.title} — {h.citation}", highlight=False)
+    console.print("labels: " + (", ".join(f"{k} {v}" for k, v in sorted(labels.items())) or "none"))

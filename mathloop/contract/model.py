@@ -1,0 +1,140 @@
+"""The validated contract of a target: obligations, their DAG, bounds, limits and seed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Mapping
+
+from mathloop.domain import Direction, Kind
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+
+class ContractError(ValueError):
+    """A contract file is invalid; the message names the file, the key and the reason."""
+
+    def __init__(self, path: Path | str, key: str, reason: str) -> None:
+        self.path, self.key, self.reason = str(path), key, reason
+        super().__init__(f"{path}: {key}: {reason}")
+
+
+@dataclass(frozen=True)
+class BoundSpec:
+    """A certified numeric bound carried by a `bound` obligation.
+
+    Attributes:
+        name: key under which the value is reported (`bounds.<name>` in JSON output).
+        direction: maximize or minimize.
+        min_improvement: delta_j of the commit rule; gains below it are `no_progress`.
+        class_maximum: the value no valid certificate can exceed (oriented: a maximum for
+            maximize); a certified value beyond it is a checker bug and is refused.
+        goal: optional value at which the bound obligation counts as discharged (rank 0).
+        digits: decimal digits shown when the value is printed (rounded conservatively).
+    """
+
+    name: str
+    direction: Direction
+    min_improvement: Fraction
+    class_maximum: Fraction | None = None
+    goal: Fraction | None = None
+    digits: int = 12
+
+
+@dataclass(frozen=True)
+class Obligation:
+    """A node of the obligation DAG.
+
+    Attributes:
+        id: unique id within the contract.
+        kind: hypothesis / input / check / lemma / bound.
+        title: short human title.
+        statement: what the obligation asserts, in words.
+        citation: the published source (required for hypotheses).
+        depends_on: ids of upstream obligations.
+        checker: the target's check that decides it (None for hypotheses).
+        protected: a protected obligation may never get worse in a commit.
+        bound: present exactly for `bound` obligations.
+    """
+
+    id: str
+    kind: Kind
+    title: str
+    statement: str
+    citation: str | None = None
+    depends_on: tuple[str, ...] = ()
+    checker: str | None = None
+    protected: bool = True
+    bound: BoundSpec | None = None
+
+
+@dataclass(frozen=True)
+class Contract:
+    """A loaded, validated contract. Its sha256 names its lineage in the store.
+
+    Attributes:
+        name: the lineage name, the file stem (`levinson`, `levinson-conrey`, ...).
+        target: the implementation key in `mathloop.targets` that checks it.
+        sha256: hash of the canonical bytes of the parsed file.
+        text: the file's text as loaded (stored with the lineage).
+        parameters / limits: raw tables; the target validates them into its own types.
+        seed: the seed candidate payload (committed as the root after it is checked).
+    """
+
+    name: str
+    target: str
+    title: str
+    statement: str
+    sha256: str
+    path: Path
+    text: str
+    obligations: tuple[Obligation, ...]
+    parameters: Mapping[str, Any] = field(default_factory=dict)
+    limits: Mapping[str, Any] = field(default_factory=dict)
+    seed: Mapping[str, Any] = field(default_factory=dict)
+
+    def obligation(self, obligation_id: str) -> Obligation:
+        for o in self.obligations:
+            if o.id == obligation_id:
+                return o
+        raise KeyError(obligation_id)
+
+    @property
+    def hypotheses(self) -> tuple[Obligation, ...]:
+        return tuple(o for o in self.obligations if o.kind is Kind.HYPOTHESIS)
+
+    @property
+    def checked(self) -> tuple[Obligation, ...]:
+        """Obligations a checker decides (everything but hypotheses)."""
+        return tuple(o for o in self.obligations if o.kind is not Kind.HYPOTHESIS)
+
+    @property
+    def bounds(self) -> tuple[BoundSpec, ...]:
+        return tuple(o.bound for o in self.obligations if o.bound is not None)
+
+    def bound_spec(self, name: str) -> BoundSpec:
+        for b in self.bounds:
+            if b.name == name:
+                return b
+        raise KeyError(name)
+
+    def graph(self) -> "nx.DiGraph":
+        """Return the DAG with an edge upstream -> downstream for every dependency."""
+        import networkx as nx  # imported on use: it costs a second at CLI start-up
+
+        g = nx.DiGraph()
+        for o in self.obligations:
+            g.add_node(o.id, obligation=o)
+        for o in self.obligations:
+            for dep in o.depends_on:
+                g.add_edge(dep, o.id)
+        return g
+
+    def hypotheses_for(self, obligation_id: str) -> tuple[Obligation, ...]:
+        """Return the hypotheses a given obligation rests on (its hypothesis ancestors)."""
+        import networkx as nx
+
+        ancestors = nx.ancestors(self.graph(), obligation_id)
+        return tuple(o for o in self.hypotheses if o.id in ancestors)

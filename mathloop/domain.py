@@ -1,0 +1,218 @@
+"""Frozen value types shared by every layer: verdicts, labels, evidence and canonical bytes.
+
+Everything that crosses a module boundary is one of these types. Rationals are `Fraction`
+inside Python and the string "p/q" (or "p") in JSON; floats never enter evidence.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import json
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Mapping
+
+
+class Verdict(enum.StrEnum):
+    """What a checker says about one obligation. Only PROVED discharges it."""
+
+    PROVED = "PROVED"
+    REFUTED = "REFUTED"
+    UNKNOWN = "UNKNOWN"
+    ERROR = "ERROR"
+
+
+class Label(enum.StrEnum):
+    """The single label every candidate gets (see DESIGN.md, the commit rule)."""
+
+    CORRECT = "correct"
+    PROGRESS = "progress"
+    NO_PROGRESS = "no_progress"
+    REGRESSION = "regression"
+    INCOMPARABLE = "incomparable"
+    MALFORMED = "malformed"
+    ERROR = "error"
+
+
+class Trust(enum.StrEnum):
+    """How a piece of evidence was established, weakest last."""
+
+    LEAN = "lean"
+    EXACT = "exact"
+    RIGOROUS = "rigorous"
+    HIGHPREC = "highprec"
+    HYPOTHESIS = "hypothesis"
+
+
+class Kind(enum.StrEnum):
+    """The kinds of obligation node in a contract."""
+
+    HYPOTHESIS = "hypothesis"
+    INPUT = "input"
+    CHECK = "check"
+    LEMMA = "lemma"
+    BOUND = "bound"
+
+
+class Direction(enum.StrEnum):
+    """Which way a bound improves."""
+
+    MAXIMIZE = "maximize"
+    MINIMIZE = "minimize"
+
+
+def fraction_str(q: Fraction) -> str:
+    """Return the exact JSON spelling of a rational.
+
+    >>> fraction_str(Fraction(13, 10)), fraction_str(Fraction(-2))
+    ('13/10', '-2')
+    """
+    return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
+
+
+def _jsonable(obj: Any) -> Any:
+    if isinstance(obj, Fraction):
+        return fraction_str(obj)
+    if isinstance(obj, enum.Enum):
+        return obj.value
+    if isinstance(obj, Mapping):
+        return {str(k): _jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_jsonable(v) for v in obj]
+    if isinstance(obj, float):
+        raise TypeError(f"float {obj!r} in canonical data: use an exact rational or a decimal string")
+    return obj
+
+
+def canonical_json(obj: Any) -> bytes:
+    """Return the canonical UTF-8 JSON bytes of `obj` (sorted keys, no spaces, no floats).
+
+    >>> canonical_json({"b": Fraction(1, 3), "a": [1, "x"]})
+    b'{"a":[1,"x"],"b":"1/3"}'
+    """
+    return json.dumps(
+        _jsonable(obj), sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    ).encode("utf-8")
+
+
+def sha256_hex(data: bytes) -> str:
+    """Return the lowercase hex sha256 of `data`."""
+    return hashlib.sha256(data).hexdigest()
+
+
+@dataclass(frozen=True)
+class ObligationResult:
+    """A checker's answer for one obligation of the resulting state.
+
+    Attributes:
+        id: the obligation id from the contract.
+        verdict: PROVED discharges; anything else leaves the obligation open.
+        rank: 0 when discharged, larger when more violated (e.g. number of failing conditions).
+        trust: how the verdict was established.
+        reasons: human-readable reasons, especially for refusals (fed back to proposers).
+    """
+
+    id: str
+    verdict: Verdict
+    rank: int
+    trust: Trust
+    reasons: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.rank < 0:
+            raise ValueError(f"obligation {self.id}: rank must be >= 0, got {self.rank}")
+        if self.verdict is not Verdict.PROVED and self.rank == 0:
+            raise ValueError(f"obligation {self.id}: rank 0 requires a PROVED verdict ({self.verdict})")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "verdict": self.verdict.value,
+            "rank": self.rank,
+            "trust": self.trust.value,
+            "reasons": list(self.reasons),
+        }
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> "ObligationResult":
+        return cls(d["id"], Verdict(d["verdict"]), int(d["rank"]), Trust(d["trust"]), tuple(d["reasons"]))
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What a checker returns for a candidate: the resulting state and everything needed to trust it.
+
+    Attributes:
+        checker: checker name (usually the target implementation).
+        checker_version: bumps whenever the checker's output for some input could change.
+        results: one result per non-hypothesis obligation of the contract.
+        bounds: certified values, in the bound's own direction (not oriented); absent = not certified.
+        state: compact JSON summary of the resulting state (what the next candidate builds on).
+        artifacts: JSON certificates that were checked (stored content-addressed).
+        precision: precisions and tolerances used, by checker.
+        timings: seconds per phase; excluded from the canonical bytes (invariant 4).
+    """
+
+    checker: str
+    checker_version: str
+    results: tuple[ObligationResult, ...]
+    bounds: Mapping[str, Fraction]
+    state: Mapping[str, Any]
+    artifacts: Mapping[str, Any] = field(default_factory=dict)
+    precision: Mapping[str, Any] = field(default_factory=dict)
+    timings: Mapping[str, float] = field(default_factory=dict)
+
+    @property
+    def ranks(self) -> dict[str, int]:
+        return {r.id: r.rank for r in self.results}
+
+    def result(self, obligation_id: str) -> ObligationResult | None:
+        return next((r for r in self.results if r.id == obligation_id), None)
+
+    def reasons(self) -> list[str]:
+        """Return every reason of every obligation that is not PROVED, prefixed by its id."""
+        return [f"{r.id}: {why}" for r in self.results if r.verdict is not Verdict.PROVED for why in r.reasons]
+
+    def to_json(self, *, with_timings: bool = True) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "checker": self.checker,
+            "checker_version": self.checker_version,
+            "results": [r.to_json() for r in self.results],
+            "bounds": {k: fraction_str(v) for k, v in sorted(self.bounds.items())},
+            "state": _jsonable(self.state),
+            "artifacts": _jsonable(self.artifacts),
+            "precision": _jsonable(self.precision),
+        }
+        if with_timings:
+            d["timings"] = {k: round(float(v), 6) for k, v in self.timings.items()}
+        return d
+
+    def canonical_bytes(self) -> bytes:
+        """Return the bytes that must be identical on every re-check (timings excluded)."""
+        return canonical_json(self.to_json(with_timings=False))
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> "Evidence":
+        return cls(
+            checker=d["checker"],
+            checker_version=d["checker_version"],
+            results=tuple(ObligationResult.from_json(r) for r in d["results"]),
+            bounds={k: Fraction(v) for k, v in d["bounds"].items()},
+            state=d["state"],
+            artifacts=d.get("artifacts", {}),
+            precision=d.get("precision", {}),
+            timings=d.get("timings", {}),
+        )
+
+
+@dataclass(frozen=True)
+class Scores:
+    """The part of a state the gate compares: ranks per obligation and certified bounds."""
+
+    ranks: Mapping[str, int]
+    bounds: Mapping[str, Fraction]
+
+    @classmethod
+    def of(cls, evidence: Evidence) -> "Scores":
+        return cls(evidence.ranks, dict(evidence.bounds))

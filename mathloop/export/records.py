@@ -1,0 +1,60 @@
+"""Labelled training records: every candidate with its label, parent state, evidence and hypotheses."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Callable, Iterator
+
+from mathloop.contract.model import Contract
+from mathloop.store.repository import CandidateRecord, Repository
+
+
+def records(contract: Contract, repo: Repository) -> Iterator[dict]:
+    """Yield one JSON-able record per candidate of the lineage, oldest first."""
+    states = {c.hash: c.state for c in repo.commits(contract.sha256)}
+    hypotheses = [{"id": h.id, "title": h.title, "citation": h.citation} for h in contract.hypotheses]
+    for c in repo.candidates(contract.sha256):
+        yield _record(contract, c, states, hypotheses)
+
+
+def _record(contract: Contract, c: CandidateRecord, states: dict, hypotheses: list) -> dict:
+    return {
+        "target": contract.name,
+        "implementation": contract.target,
+        "contract_sha256": contract.sha256,
+        "candidate_id": c.id,
+        "session_id": c.session_id,
+        "created_at": c.created_at,
+        "proposer": c.proposer,
+        "payload": c.payload,
+        "label": c.label,
+        "reasons": list(c.reasons),
+        "parent_commit": c.head_commit,
+        "parent_state": states.get(c.head_commit) if c.head_commit else None,
+        "commit": c.commit_hash,
+        "evidence": c.evidence.to_json() if c.evidence else None,
+        "meta": dict(c.meta),
+        "hypotheses": hypotheses,
+    }
+
+
+def write_records(contract: Contract, repo: Repository, out: Path, progress: Callable[[], None] | None = None) -> int:
+    """Write the records as JSONL atomically (temp file, then rename); return how many."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=out.name + ".", suffix=".partial", dir=out.parent)
+    n = 0
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            for rec in records(contract, repo):
+                f.write(json.dumps(rec, ensure_ascii=False, sort_keys=True) + "\n")
+                n += 1
+                if progress:
+                    progress()
+        os.replace(tmp, out)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return n

@@ -1,0 +1,95 @@
+"""The proposer protocol: what a proposer sees (Context) and what it returns (Proposal)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Mapping, Protocol, runtime_checkable
+
+from mathloop.contract.model import Contract
+from mathloop.domain import Label, canonical_json, sha256_hex
+
+
+class StopSession(Exception):
+    """A proposer cannot go on (budget spent, endpoint dead); the message says why."""
+
+
+def payload_sha(payload: Any) -> str:
+    """Return the sha256 that identifies a payload in the memory (canonical JSON)."""
+    try:
+        return sha256_hex(canonical_json(payload))
+    except (TypeError, ValueError):
+        return sha256_hex(repr(payload).encode("utf-8"))
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """An untrusted candidate payload and who made it.
+
+    Attributes:
+        payload: JSON value (dict, usually) as proposed; validated only by the target's parser.
+        proposer: proposer name (`local`, `openai:MODEL`, `replay`, ...).
+        meta: model name, latency, tokens, raw response, the model's own claims. Stored; never
+            read by the gate.
+        malformed: set when the proposer already knows the output is unusable (truncated reply,
+            no JSON found); the loop records it as `malformed` with this reason.
+    """
+
+    payload: Any
+    proposer: str
+    meta: Mapping[str, Any] = field(default_factory=dict)
+    malformed: str | None = None
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """A recent refused candidate, fed back to proposers as a negative example."""
+
+    payload: Any
+    label: Label
+    reasons: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Head:
+    """The current head of a lineage as proposers see it."""
+
+    commit: str
+    seq: int
+    state: Mapping[str, Any]
+    ranks: Mapping[str, int]
+    bounds: Mapping[str, Fraction]
+
+
+@dataclass(frozen=True)
+class Context:
+    """Everything a proposer may read for one round.
+
+    Attributes:
+        contract: the target's contract (statement, obligations, limits).
+        head: the head state; None only before the root commit.
+        open_obligations: ids with rank > 0 at the head.
+        rejections: the last K refused candidates, newest first.
+        seen: payload sha256s of every candidate in the memory (do not resubmit).
+        round: 0-based round number within this session.
+        samples: how many proposals are wanted this round.
+    """
+
+    contract: Contract
+    head: Head | None
+    open_obligations: tuple[str, ...]
+    rejections: tuple[Rejection, ...]
+    seen: frozenset[str]
+    round: int
+    samples: int = 1
+
+
+@runtime_checkable
+class Proposer(Protocol):
+    """Anything that turns a Context into proposals. An empty list means: nothing more to offer."""
+
+    name: str
+
+    def propose(self, ctx: Context) -> list[Proposal]:
+        """Return up to ctx.samples proposals. Raises StopSession when it cannot go on."""
+        ...

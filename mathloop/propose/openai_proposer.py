@@ -1,0 +1,280 @@
+"""The model proposer: any OpenAI-compatible endpoint proposes; its output is only data.
+
+One round = `samples` chat requests (at most `concurrency` in flight). Each reply becomes one
+Proposal: parsed strictly, or marked malformed with the reason. `openai+local` passes each
+parsed payload through the target's local polisher and records both. The session ends with
+StopSession when the token budget is spent or the endpoint gave nothing usable for
+`max_consecutive_failures` rounds in a row; nothing else escapes from a dead endpoint.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from mathloop.propose.base import Context, Proposal, StopSession, payload_sha
+from mathloop.propose.chat import ChatEndpoint, ChatReply, Redactor, RequestFailed, RetryPolicy
+from mathloop.propose.extract import MAX_REPLY_CHARS, NotJSON, extract_json
+from mathloop.propose.prompt import build_messages
+from mathloop.propose.response_format import MODES, FormatNegotiation
+from mathloop.propose.schemas import candidate_schema, schema_keys
+
+# Placeholder key for local servers that ignore authentication (llama.cpp, vLLM without --api-key).
+NO_KEY = "not-needed"
+_PAYLOAD_EXCERPT_CHARS = 2000
+
+
+@dataclass(frozen=True)
+class OpenAIOptions:
+    """Settings of a model proposer session.
+
+    Attributes:
+        model: model name sent to the endpoint (vLLM's --served-model-name).
+        base_url: endpoint, e.g. http://127.0.0.1:8001/v1; None = $OPENAI_BASE_URL, else OpenAI's.
+        samples: requests per round.
+        temperature / max_tokens: sampling settings per request.
+        concurrency: requests in flight at once.
+        request_timeout: seconds per HTTP request (connect and each read).
+        max_tokens_total: token budget (prompt + completion, as reported) for the session.
+        max_retries: retries per request after 429/5xx/timeouts/connection errors.
+        max_consecutive_failures: rounds in a row without any reply before the session stops.
+        rejections_in_prompt: how many recent refused candidates the prompt shows.
+        backoff_s / backoff_max_s: retry delay base * 2**k, capped.
+        first_format: the response_format mode tried first (see response_format.MODES).
+        raw_response_chars: cap on the raw reply kept in Proposal.meta.
+        max_reply_chars: replies longer than this are malformed without parsing.
+    """
+
+    model: str
+    base_url: str | None = None
+    samples: int = 4
+    temperature: float = 0.7
+    max_tokens: int = 512
+    concurrency: int = 2
+    request_timeout: float = 60.0
+    max_tokens_total: int | None = None
+    max_retries: int = 4
+    max_consecutive_failures: int = 5
+    rejections_in_prompt: int = 8
+    backoff_s: float = 1.0
+    backoff_max_s: float = 30.0
+    first_format: str = MODES[0]
+    raw_response_chars: int = 16_384
+    max_reply_chars: int = MAX_REPLY_CHARS
+
+    def __post_init__(self) -> None:
+        if not self.model.strip():
+            raise ValueError("model: must be a non-empty name")
+        for name in ("samples", "max_tokens", "concurrency", "max_consecutive_failures"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name}: must be >= 1, got {getattr(self, name)}")
+        if self.max_retries < 0 or self.rejections_in_prompt < 0:
+            raise ValueError("max_retries and rejections_in_prompt must be >= 0")
+        if not self.request_timeout > 0:
+            raise ValueError(f"request_timeout: must be > 0, got {self.request_timeout}")
+        if self.max_tokens_total is not None and self.max_tokens_total < 1:
+            raise ValueError(f"max_tokens_total: must be >= 1, got {self.max_tokens_total}")
+        if not 0 <= self.temperature <= 2:
+            raise ValueError(f"temperature: must be in [0, 2], got {self.temperature}")
+        if self.first_format not in MODES:
+            raise ValueError(f"first_format: unknown mode {self.first_format!r} (known: {', '.join(MODES)})")
+
+
+@dataclass(frozen=True)
+class ProposerStats:
+    """Counters of one session (for summaries and benchmarks)."""
+
+    requests: int
+    replies: int
+    failed_requests: int
+    prompt_tokens: int
+    completion_tokens: int
+    response_format_mode: str
+
+
+class OpenAIProposer:
+    """Proposes candidates by asking a chat model; see the module docstring."""
+
+    def __init__(self, contract: Any, target: Any, options: OpenAIOptions, endpoint: ChatEndpoint, *,
+                 schema: Mapping[str, Any], polish_seed: int | None = None) -> None:
+        self.contract, self.target, self.options, self.endpoint = contract, target, options, endpoint
+        self.schema, self.polish_seed = dict(schema), polish_seed
+        self.name = f"{'openai+local' if polish_seed is not None else 'openai'}:{options.model}"
+        self._allowed_keys = schema_keys(self.schema)
+        self._lock = threading.Lock()
+        self._prompt_tokens = self._completion_tokens = 0
+        self._requests = self._replies = self._failed = 0
+        self._issued = 0
+        self._consecutive_failures = 0
+        self._rejections_shown = options.rejections_in_prompt  # halved when the prompt overflows the context
+
+    def __repr__(self) -> str:
+        return f"OpenAIProposer(name={self.name!r})"
+
+    @property
+    def tokens_used(self) -> int:
+        with self._lock:
+            return self._prompt_tokens + self._completion_tokens
+
+    def stats(self) -> ProposerStats:
+        """Return the session's counters so far."""
+        with self._lock:
+            return ProposerStats(self._requests, self._replies, self._failed, self._prompt_tokens,
+                                 self._completion_tokens, self.endpoint.formats.mode)
+
+    def _budget_spent(self) -> bool:
+        total = self.options.max_tokens_total
+        return total is not None and self.tokens_used >= total
+
+    def _budget_stop(self) -> StopSession:
+        return StopSession(f"token budget spent: {self.tokens_used} of {self.options.max_tokens_total} tokens "
+                           f"(prompt + completion as reported by {self.options.model})")
+
+    def propose(self, ctx: Context) -> list[Proposal]:
+        """Return one proposal per reply of this round (at least one).
+
+        Raises:
+            StopSession: token budget spent, or no reply for max_consecutive_failures rounds.
+        """
+        if self._budget_spent():
+            raise self._budget_stop()
+        messages = build_messages(ctx, self.schema, rejections=self._rejections_shown)
+        n = max(1, min(self.options.samples, ctx.samples)) if ctx.samples else self.options.samples
+        while True:
+            with self._lock:
+                first, self._issued = self._issued, self._issued + n
+            outcomes = self._round(messages, n, first, ctx)
+            proposals = [o for o in outcomes if isinstance(o, Proposal)]
+            if proposals:
+                self._consecutive_failures = 0
+                return proposals
+            if self._budget_spent():
+                raise self._budget_stop()
+            if self._rejections_shown > 0 and any(getattr(o, "context_overflow", False) for o in outcomes):
+                # The negative examples made the prompt too long for this model: show fewer, same round.
+                self._rejections_shown //= 2
+                messages = build_messages(ctx, self.schema, rejections=self._rejections_shown)
+                continue
+            self._consecutive_failures += 1
+            if self._consecutive_failures >= self.options.max_consecutive_failures:
+                last = next((str(o) for o in reversed(outcomes) if isinstance(o, RequestFailed)), "no reply")
+                raise StopSession(self.endpoint.redact(
+                    f"endpoint gave no usable reply in {self._consecutive_failures} consecutive rounds "
+                    f"(model {self.options.model}); last error: {last}"))
+
+    def _round(self, messages: list[dict[str, str]], n: int, first: int, ctx: Context) -> list[Any]:
+        """Return, per request of a round, a Proposal, a RequestFailed, or None (skipped: budget)."""
+        if n == 1 or self.options.concurrency == 1:
+            return [self._one(messages, first + i, ctx) for i in range(n)]
+        with ThreadPoolExecutor(max_workers=min(n, self.options.concurrency)) as pool:
+            return list(pool.map(lambda i: self._one(messages, first + i, ctx), range(n)))
+
+    def _one(self, messages: list[dict[str, str]], seq: int, ctx: Context) -> Proposal | RequestFailed | None:
+        if self._budget_spent():
+            return None
+        with self._lock:
+            self._requests += 1
+        try:
+            reply = self.endpoint.complete(messages, temperature=self.options.temperature,
+                                           max_tokens=self.options.max_tokens)
+        except RequestFailed as e:
+            with self._lock:
+                self._failed += 1
+            return e
+        with self._lock:
+            self._replies += 1
+            self._prompt_tokens += reply.prompt_tokens
+            self._completion_tokens += reply.completion_tokens
+        return self._proposal(reply, seq, ctx)
+
+    def _meta(self, reply: ChatReply) -> dict[str, Any]:
+        raw = reply.content or ""
+        cap = self.options.raw_response_chars
+        return {
+            "model": self.options.model,
+            "latency_s": round(reply.latency_s, 4),
+            "prompt_tokens": reply.prompt_tokens,
+            "completion_tokens": reply.completion_tokens,
+            "tokens_reported": reply.tokens_reported,
+            "finish_reason": reply.finish_reason,
+            "raw_response": raw[:cap],
+            "raw_response_truncated": len(raw) > cap,
+            "response_format_mode": reply.mode,
+            "attempts": reply.attempts,
+            "rejections_in_prompt": self._rejections_shown,
+        }
+
+    def _proposal(self, reply: ChatReply, seq: int, ctx: Context) -> Proposal:
+        if reply.content:
+            # The server received the key; if it echoes it back, it must still not reach the store.
+            reply = dataclasses.replace(reply, content=self.endpoint.redact(reply.content))
+        meta = self._meta(reply)
+        excerpt = (reply.content or "")[:_PAYLOAD_EXCERPT_CHARS]
+        if reply.finish_reason == "length":
+            why = (f"truncated at max_tokens ({self.options.max_tokens} tokens requested, "
+                   f"{reply.completion_tokens} generated)")
+            return Proposal(excerpt, self.name, meta, malformed=why)
+        if not reply.content or not reply.content.strip():
+            return Proposal(excerpt, self.name, meta, malformed=f"empty reply (finish_reason {reply.finish_reason})")
+        try:
+            found = extract_json(reply.content, max_chars=self.options.max_reply_chars)
+        except NotJSON as e:
+            return Proposal(excerpt, self.name, meta, malformed=f"no usable JSON: {e}")
+        payload = found.value
+        claims: dict[str, Any] = {}
+        if found.outside_text:
+            claims["text"] = found.outside_text[:_PAYLOAD_EXCERPT_CHARS]
+        if isinstance(payload, dict) and self._allowed_keys is not None:
+            # Kept in the payload too: the target's strict parser refuses unknown keys itself.
+            extra = {k: v for k, v in payload.items() if k not in self._allowed_keys}
+            if extra:
+                claims["extra_keys"] = extra
+        if claims:
+            meta["claims"] = claims
+        if self.polish_seed is not None:
+            payload = self._polish(payload, seq, meta)
+        meta["seen_before"] = payload_sha(payload) in ctx.seen
+        return Proposal(payload, self.name, meta)
+
+    def _polish(self, payload: Any, seq: int, meta: dict[str, Any]) -> Any:
+        """Return the polished payload (or the model's own when polishing refuses); record both."""
+        seed = self.polish_seed + seq  # a different but reproducible seed per proposal
+        meta["model_payload"] = payload
+        meta["polish_seed"] = seed
+        start = time.monotonic()
+        try:
+            polished = self.target.polish(payload, seed)
+        except (ValueError, ArithmeticError) as e:  # Malformed is a ValueError: the model's structure is unusable
+            meta["polish"] = f"refused: {e}"[:_PAYLOAD_EXCERPT_CHARS]
+            return payload
+        finally:
+            meta["polish_s"] = round(time.monotonic() - start, 4)
+        if polished is None:
+            meta["polish"] = "unsupported by target"
+            return payload
+        meta["polish"] = "polished"
+        meta["polished_payload"] = polished
+        return polished
+
+
+def build_openai_proposer(contract: Any, target: Any, options: OpenAIOptions, *, polish_seed: int | None = None,
+                          sleep: Callable[[float], None] = time.sleep) -> OpenAIProposer:
+    """Return the model proposer (`openai:MODEL`, or `openai+local:MODEL` when polish_seed is set).
+
+    The base URL defaults to $OPENAI_BASE_URL; the key is read from $OPENAI_API_KEY only (a
+    placeholder when unset, for local servers) and never leaves the HTTP client.
+    """
+    base_url = options.base_url or os.environ.get("OPENAI_BASE_URL") or None
+    env_key = os.environ.get("OPENAI_API_KEY") or None
+    schema = candidate_schema(contract, target)
+    endpoint = ChatEndpoint(
+        model=options.model, base_url=base_url, api_key=env_key or NO_KEY, timeout=options.request_timeout,
+        schema=schema, retry=RetryPolicy(options.max_retries, options.backoff_s, options.backoff_max_s),
+        formats=FormatNegotiation(options.first_format), redact=Redactor(env_key), sleep=sleep,
+    )
+    return OpenAIProposer(contract, target, options, endpoint, schema=schema, polish_seed=polish_seed)

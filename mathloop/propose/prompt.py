@@ -1,0 +1,118 @@
+"""Chat messages for one proposal request, filled from the template files in `prompts/`.
+
+Templates use `string.Template` placeholders only: model output quoted in a prompt (a refused
+candidate) is inserted as text and never interpreted.
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal, ROUND_FLOOR, ROUND_CEILING
+from fractions import Fraction
+from functools import lru_cache
+from importlib import resources
+from string import Template
+from typing import Any, Mapping
+
+from mathloop.domain import Direction, fraction_str
+from mathloop.propose.base import Context, Rejection
+
+# Quoted model output and state summaries are capped so that one huge candidate cannot fill
+# the context window.
+_PAYLOAD_CHARS = 400
+_STATE_CHARS = 4000
+_REASON_CHARS = 300
+_REASONS_PER_REJECTION = 4
+
+
+@lru_cache(maxsize=None)
+def template(name: str) -> Template:
+    """Return the prompt template `prompts/<name>` shipped with the package."""
+    return Template(resources.files("mathloop.propose").joinpath("prompts", name).read_text("utf-8"))
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _json_text(value: Any, limit: int) -> str:
+    try:
+        text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return _clip(text, limit)
+
+
+def decimal_text(q: Fraction, digits: int, direction: Direction) -> str:
+    """Return q as a decimal rounded conservatively (down for maxima, up for minima).
+
+    >>> decimal_text(Fraction(2, 3), 4, Direction.MAXIMIZE)
+    '0.6666'
+    """
+    rounding = ROUND_FLOOR if direction is Direction.MAXIMIZE else ROUND_CEILING
+    exact = Decimal(q.numerator) / Decimal(q.denominator) if q.denominator != 1 else Decimal(q.numerator)
+    return str(exact.quantize(Decimal(1).scaleb(-digits), rounding=rounding))
+
+
+def _bounds_text(ctx: Context) -> str:
+    if ctx.head is None or not ctx.head.bounds:
+        return "none yet"
+    parts = []
+    for name, value in sorted(ctx.head.bounds.items()):
+        try:
+            spec = ctx.contract.bound_spec(name)
+            shown = decimal_text(value, spec.digits, spec.direction)
+            parts.append(f"{name} = {shown} ({spec.direction.value}; exact {fraction_str(value)})")
+        except KeyError:
+            parts.append(f"{name} = {fraction_str(value)}")
+    return "; ".join(parts)
+
+
+def _min_improvement_text(ctx: Context) -> str:
+    specs = ctx.contract.bounds
+    if not specs:
+        return "any strict progress"
+    return ", ".join(f"{b.name} by {fraction_str(b.min_improvement)}" for b in specs)
+
+
+def _obligations_text(ctx: Context) -> str:
+    if not ctx.open_obligations:
+        return "none"
+    lines = []
+    for oid in ctx.open_obligations:
+        try:
+            o = ctx.contract.obligation(oid)
+            lines.append(f"- {oid}: {o.title}. {o.statement}".strip())
+        except KeyError:
+            lines.append(f"- {oid}")
+    return "\n".join(lines)
+
+
+def rejection_text(r: Rejection) -> str:
+    """Return one refused candidate as a negative example (label, candidate, checkers' reasons)."""
+    reasons = [_clip(str(x), _REASON_CHARS) for x in r.reasons[:_REASONS_PER_REJECTION]]
+    if len(r.reasons) > _REASONS_PER_REJECTION:
+        reasons.append(f"... and {len(r.reasons) - _REASONS_PER_REJECTION} more")
+    return template("rejection.md").substitute(
+        label=str(r.label.value if hasattr(r.label, "value") else r.label),
+        payload=_json_text(r.payload, _PAYLOAD_CHARS),
+        reasons="; ".join(reasons) if reasons else "(none given)",
+    ).rstrip("\n")
+
+
+def build_messages(ctx: Context, schema: Mapping[str, Any], *, rejections: int) -> list[dict[str, str]]:
+    """Return the system and user chat messages for one proposal in this context."""
+    system = template("system.md").substitute(schema=json.dumps(schema, sort_keys=True, ensure_ascii=False))
+    shown = ctx.rejections[: max(0, rejections)]
+    user = template("user.md").substitute(
+        title=ctx.contract.title,
+        statement=ctx.contract.statement.strip(),
+        head_commit=ctx.head.commit[:12] if ctx.head else "none: no commit yet",
+        head_state=_json_text(dict(ctx.head.state), _STATE_CHARS) if ctx.head else "(empty)",
+        head_bounds=_bounds_text(ctx),
+        open_obligations=_obligations_text(ctx),
+        limits=_json_text(dict(ctx.contract.limits), _STATE_CHARS),
+        rejections="\n".join(rejection_text(r) for r in shown) if shown else "none yet",
+        min_improvement=_min_improvement_text(ctx),
+    )
+    return [{"role": "system", "content": system.strip()}, {"role": "user", "content": user.strip()}]

@@ -1,0 +1,84 @@
+"""The gate as the loop applies it: the product order plus the guards that make a commit safe."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Mapping
+
+from mathloop.contract.model import BoundSpec, Contract
+from mathloop.domain import Direction, Evidence, Label, Scores
+from mathloop.order import Comparison, compare, oriented
+
+
+def bound_specs(contract: Contract) -> dict[str, BoundSpec]:
+    return {b.name: b for b in contract.bounds}
+
+
+def decimal(value: Fraction, spec: BoundSpec | None, digits: int | None = None) -> str:
+    """Return a decimal string of a certified bound, rounded in the safe direction.
+
+    A maximised bound is rounded down and a minimised one up, so the printed value is still
+    implied by the certificate.
+
+    >>> from mathloop.domain import Direction
+    >>> decimal(Fraction(2, 3), BoundSpec("x", Direction.MAXIMIZE, Fraction(1)), 5)
+    '0.66666'
+    >>> decimal(Fraction(2, 3), BoundSpec("x", Direction.MINIMIZE, Fraction(1)), 5)
+    '0.66667'
+    """
+    d = digits if digits is not None else (spec.digits if spec else 12)
+    scaled = value * 10**d
+    down = spec is None or spec.direction is Direction.MAXIMIZE
+    n = scaled.numerator // scaled.denominator if down else -((-scaled.numerator) // scaled.denominator)
+    sign = "-" if n < 0 else ""
+    n = abs(n)
+    whole, frac = divmod(n, 10**d)
+    return f"{sign}{whole}.{frac:0{d}d}" if d else f"{sign}{whole}"
+
+
+def beyond_class_maximum(contract: Contract, evidence: Evidence) -> str | None:
+    """Return a reason when a certified bound exceeds its class maximum (a checker bug), else None."""
+    for name, value in evidence.bounds.items():
+        try:
+            spec = contract.bound_spec(name)
+        except KeyError:
+            return f"evidence certifies an unknown bound {name!r}"
+        if spec.class_maximum is not None and oriented(value, spec) > oriented(spec.class_maximum, spec):
+            return (f"bound {name} = {decimal(value, spec)} is beyond the class maximum "
+                    f"{decimal(spec.class_maximum, spec)}: a checker bug, refused")
+    return None
+
+
+def gate(contract: Contract, head: Scores | None, evidence: Evidence) -> Comparison:
+    """Return the product-order comparison of the evidence's state against the head."""
+    return compare(head, Scores.of(evidence), bound_specs(contract))
+
+
+def gate_reasons(contract: Contract, head: Scores | None, evidence: Evidence, cmp: Comparison) -> list[str]:
+    """Return why a candidate did not pass the gate, in words a proposer can learn from."""
+    specs = bound_specs(contract)
+    reasons = evidence.reasons()
+    for item in cmp.worse:
+        if item.startswith("bound:"):
+            name = item.removeprefix("bound:")
+            spec, new = specs[name], evidence.bounds.get(name)
+            old = head.bounds.get(name) if head else None
+            if new is None:
+                reasons.append(f"{name}: not certified (the head certifies {decimal(old, spec)})")
+            else:
+                reasons.append(f"{name}: certified {decimal(new, spec)} is worse than the head's {decimal(old, spec)}")
+        else:
+            reasons.append(f"{item}: rank rose from {head.ranks.get(item) if head else '-'} to {evidence.ranks.get(item, '-')}")
+    if cmp.label is Label.NO_PROGRESS:
+        for name, spec in specs.items():
+            new, old = evidence.bounds.get(name), head.bounds.get(name) if head else None
+            if new is not None and old is not None and oriented(new, spec) >= oriented(old, spec):
+                reasons.append(f"{name}: gain {decimal(oriented(new, spec) - oriented(old, spec), None, spec.digits)} "
+                               f"is below the minimum improvement {decimal(spec.min_improvement, None, spec.digits)}")
+        if not reasons:
+            reasons.append("nothing better than the head")
+    return reasons
+
+
+def open_obligations(ranks: Mapping[str, int]) -> tuple[str, ...]:
+    return tuple(sorted(o for o, r in ranks.items() if r > 0))

@@ -1,0 +1,137 @@
+"""Run a target's check on a candidate, in-process or in a killable worker process with a timeout.
+
+This is the one place where a checker's failure to answer (timeout, crash, bug) becomes a
+value: CheckOutcome.error. Refusals are not failures; they come back inside the Evidence.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import signal
+import traceback
+from dataclasses import dataclass
+from typing import Any, Mapping, Protocol
+
+from mathloop.contract.model import Contract
+from mathloop.domain import Evidence
+from mathloop.targets import build_target
+from mathloop.targets.base import CheckerCrash, Malformed
+
+
+@dataclass(frozen=True)
+class CheckOutcome:
+    """Exactly one of: evidence, malformed (the payload's fault), error (the checker's)."""
+
+    evidence: Evidence | None = None
+    malformed: str | None = None
+    error: str | None = None
+
+
+def check_payload(contract: Contract, parent_state: Mapping[str, Any] | None, payload: Any) -> CheckOutcome:
+    """Parse and check one payload; turn every failure to answer into CheckOutcome.error."""
+    target = _target_for(contract)
+    try:
+        candidate = target.parse(payload)
+    except Malformed as e:
+        return CheckOutcome(malformed=str(e))
+    try:
+        return CheckOutcome(evidence=target.check(parent_state, candidate))
+    except CheckerCrash as e:
+        return CheckOutcome(error=f"checker could not answer: {e}")
+    except Exception as e:  # a checker bug must never become a verdict, nor stop the session
+        tb = traceback.format_exception_only(type(e), e)[-1].strip()
+        return CheckOutcome(error=f"checker crashed: {tb}")
+
+
+_TARGETS: dict[str, Any] = {}
+
+
+def _target_for(contract: Contract):
+    t = _TARGETS.get(contract.sha256)
+    if t is None:
+        t = _TARGETS[contract.sha256] = build_target(contract)
+    return t
+
+
+class CheckRunner(Protocol):
+    """Runs checks. `check` never raises for checker failures; `close` releases workers."""
+
+    def check(self, contract: Contract, parent_state: Mapping[str, Any] | None, payload: Any) -> CheckOutcome: ...
+
+    def close(self) -> None: ...
+
+
+class InProcessRunner:
+    """Checks in the calling process: fastest, but a hung checker hangs the session. For tests and audit."""
+
+    def check(self, contract: Contract, parent_state: Mapping[str, Any] | None, payload: Any) -> CheckOutcome:
+        return check_payload(contract, parent_state, payload)
+
+    def close(self) -> None:
+        pass
+
+
+def _worker(conn) -> None:
+    os.setsid()  # own process group, so that a timeout kills the checker's children too
+    while True:
+        try:
+            job = conn.recv()
+        except EOFError:
+            return
+        if job is None:
+            return
+        conn.send(check_payload(*job))
+
+
+class ProcessRunner:
+    """Checks in one persistent worker process; a check past `timeout_s` kills the worker's whole
+    process group and is reported as an error, and the next check starts a fresh worker."""
+
+    def __init__(self, timeout_s: float, start_method: str = "forkserver") -> None:
+        # forkserver by default: forking a process that runs a live progress thread can deadlock.
+        self.timeout_s = timeout_s
+        self._ctx = mp.get_context(start_method)
+        self._proc = None
+        self._conn = None
+
+    def _start(self) -> None:
+        parent, child = self._ctx.Pipe()
+        self._proc = self._ctx.Process(target=_worker, args=(child,), daemon=False, name="mathloop-checker")
+        self._proc.start()
+        child.close()
+        self._conn = parent
+
+    def _kill(self) -> None:
+        if self._proc is not None and self._proc.pid is not None:
+            try:
+                os.killpg(self._proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            self._proc.join(timeout=5)
+        self._proc = self._conn = None
+
+    def check(self, contract: Contract, parent_state: Mapping[str, Any] | None, payload: Any) -> CheckOutcome:
+        if self._proc is None or not self._proc.is_alive():
+            self._start()
+        try:
+            self._conn.send((contract, parent_state, payload))
+            if not self._conn.poll(self.timeout_s):
+                self._kill()
+                return CheckOutcome(error=f"checker timed out after {self.timeout_s:g} s (process tree killed)")
+            return self._conn.recv()
+        except (EOFError, BrokenPipeError, ConnectionResetError, OSError) as e:
+            code = self._proc.exitcode if self._proc else None
+            self._kill()
+            return CheckOutcome(error=f"checker process died (exit code {code}): {type(e).__name__}")
+
+    def close(self) -> None:
+        if self._proc is not None and self._proc.is_alive():
+            try:
+                self._conn.send(None)
+                self._proc.join(timeout=2)
+            except (BrokenPipeError, OSError):
+                pass
+        if self._proc is not None and self._proc.is_alive():
+            self._kill()
+        self._proc = self._conn = None

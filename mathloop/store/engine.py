@@ -1,0 +1,64 @@
+"""Build the SQLAlchemy engine for a store: a SQLite file by default, PostgreSQL by URL."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+from sqlmodel import SQLModel, create_engine
+
+from mathloop.store import models  # noqa: F401  (registers the tables)
+
+DEFAULT_DB = "mathloop.db"
+
+
+class StoreError(RuntimeError):
+    """The store cannot be opened or is not a mathloop store."""
+
+
+def database_url(db: str | None) -> str:
+    """Return the SQLAlchemy URL for `--db` (a path or a URL), `$MATHLOOP_DB`, or ./mathloop.db.
+
+    >>> database_url("runs/a.db")
+    'sqlite:///runs/a.db'
+    >>> database_url("postgresql+psycopg://u@127.0.0.1:5432/m")
+    'postgresql+psycopg://u@127.0.0.1:5432/m'
+    """
+    db = db or os.environ.get("MATHLOOP_DB") or DEFAULT_DB
+    return db if "://" in db else f"sqlite:///{db}"
+
+
+def make_engine(db: str | None, *, create: bool = True) -> Engine:
+    """Return an engine with the schema created. SQLite gets WAL, foreign keys and a busy timeout.
+
+    Raises:
+        StoreError: the SQLite file's directory does not exist, or create=False and no store is there.
+    """
+    url = database_url(db)
+    if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+        path = Path(url.removeprefix("sqlite:///"))
+        if not path.parent.exists():
+            raise StoreError(f"--db {path}: directory {path.parent} does not exist")
+        if not create and not path.exists():
+            raise StoreError(f"--db {path}: no store there (run `mathloop run` first)")
+    try:
+        engine = create_engine(url, connect_args={"timeout": 30} if url.startswith("sqlite") else {})
+    except Exception as e:  # bad URL, missing driver: report at the edge
+        raise StoreError(f"--db {url}: {e}") from None
+    if url.startswith("sqlite"):
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(dbapi_conn, _record) -> None:  # durability and integrity, per connection
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+    try:
+        SQLModel.metadata.create_all(engine)
+    except Exception as e:
+        raise StoreError(f"--db {url}: cannot open store: {e}") from None
+    return engine

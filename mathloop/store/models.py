@@ -1,0 +1,105 @@
+"""Every table of the proof store: contracts, sessions, the memory, the commit chain, artifacts."""
+
+from __future__ import annotations
+
+from sqlalchemy import Column, Text, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+GENESIS = "0" * 64  # the parent of a lineage's root commit; keeps (contract, parent) unique for roots
+
+
+class ContractRow(SQLModel, table=True):
+    """A contract lineage: its hash, the file text it was loaded from, and the target it names."""
+
+    __tablename__ = "contracts"
+    sha256: str = Field(primary_key=True, max_length=64)
+    name: str = Field(index=True)
+    target: str
+    text: str = Field(sa_column=Column(Text, nullable=False))
+    created_at: str
+
+
+class SessionRow(SQLModel, table=True):
+    """One `mathloop run`: proposer, options, and how it ended."""
+
+    __tablename__ = "sessions"
+    id: int | None = Field(default=None, primary_key=True)
+    contract_sha: str = Field(foreign_key="contracts.sha256", index=True)
+    proposer: str
+    seed: int
+    options: str = Field(sa_column=Column(Text, nullable=False))
+    started_at: str
+    ended_at: str | None = None
+    outcome: str | None = None
+
+
+class CandidateRow(SQLModel, table=True):
+    """The memory: every candidate ever proposed, with its label, reasons and evidence.
+
+    `evidence` is the canonical evidence JSON with each artifact replaced by {"sha256": ...};
+    the artifacts themselves live in `artifacts`. `timings` is kept apart: it is the only part
+    of a check that may differ between runs.
+    """
+
+    __tablename__ = "candidates"
+    id: int | None = Field(default=None, primary_key=True)
+    contract_sha: str = Field(foreign_key="contracts.sha256", index=True)
+    session_id: int | None = Field(default=None, foreign_key="sessions.id", index=True)
+    head_commit: str | None = Field(default=None, max_length=64)
+    payload: str = Field(sa_column=Column(Text, nullable=False))
+    payload_sha: str = Field(index=True, max_length=64)
+    proposer: str
+    proposer_meta: str = Field(sa_column=Column(Text, nullable=False))
+    label: str = Field(index=True)
+    reasons: str = Field(sa_column=Column(Text, nullable=False))
+    evidence: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    evidence_sha: str | None = Field(default=None, max_length=64)
+    timings: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    commit_hash: str | None = Field(default=None, max_length=64, index=True)
+    created_at: str
+
+
+class CommitRow(SQLModel, table=True):
+    """A state that passed the gate. Hash-chained; (contract, parent) unique so the chain cannot fork."""
+
+    __tablename__ = "commits"
+    __table_args__ = (
+        UniqueConstraint("contract_sha", "parent", name="uq_commit_parent"),
+        UniqueConstraint("contract_sha", "seq", name="uq_commit_seq"),
+    )
+    hash: str = Field(primary_key=True, max_length=64)
+    contract_sha: str = Field(foreign_key="contracts.sha256", index=True)
+    parent: str = Field(max_length=64)
+    seq: int
+    candidate_id: int = Field(foreign_key="candidates.id")
+    payload_sha: str = Field(max_length=64)
+    state: str = Field(sa_column=Column(Text, nullable=False))
+    ranks: str = Field(sa_column=Column(Text, nullable=False))
+    bounds: str = Field(sa_column=Column(Text, nullable=False))
+    evidence_sha: str = Field(max_length=64)
+    label: str
+    created_at: str
+
+
+class ArtifactRow(SQLModel, table=True):
+    """A content-addressed certificate (canonical JSON), shared by every row that cites it."""
+
+    __tablename__ = "artifacts"
+    sha256: str = Field(primary_key=True, max_length=64)
+    content: str = Field(sa_column=Column(Text, nullable=False))
+    size: int
+
+
+class LeanCheckRow(SQLModel, table=True):
+    """Whether a commit's rendered Lean file was accepted by a real Lean (outside the hash chain:
+    it changes from pending to checked when a toolchain appears)."""
+
+    __tablename__ = "lean_checks"
+    commit_hash: str = Field(primary_key=True, foreign_key="commits.hash", max_length=64)
+    status: str
+    lean_version: str | None = None
+    file_sha256: str | None = None
+    axioms: str = Field(default="[]", sa_column=Column(Text, nullable=False))
+    messages: str = Field(default="[]", sa_column=Column(Text, nullable=False))
+    seconds: float | None = None
+    checked_at: str

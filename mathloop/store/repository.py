@@ -1,0 +1,350 @@
+"""The proof store's read and write operations; commits are single transactions on a unique parent."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from fractions import Fraction
+from typing import Any, Iterable, Mapping
+
+from sqlalchemy import func
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
+
+from mathloop.contract.model import Contract
+from mathloop.domain import Evidence, Label, Scores, canonical_json, fraction_str, sha256_hex
+from mathloop.propose.base import Head, Rejection, payload_sha
+from mathloop.store.chain import commit_body, commit_hash
+from mathloop.store.models import (
+    GENESIS,
+    ArtifactRow,
+    CandidateRow,
+    CommitRow,
+    ContractRow,
+    LeanCheckRow,
+    SessionRow,
+)
+
+REJECTED = (Label.REGRESSION, Label.INCOMPARABLE, Label.NO_PROGRESS, Label.MALFORMED)
+
+
+class HeadMoved(Exception):
+    """Another writer committed on this parent first; re-read the head and re-gate."""
+
+
+def now() -> str:
+    """Return the current UTC time as an ISO-8601 string with microseconds."""
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def _payload_text(payload: Any) -> str:
+    try:
+        return canonical_json(payload).decode("utf-8")
+    except (TypeError, ValueError):
+        return json.dumps({"unparsable_payload": repr(payload)[:4000]})
+
+
+@dataclass(frozen=True)
+class CommitRecord:
+    """A commit as read back from the store."""
+
+    hash: str
+    contract_sha: str
+    parent: str
+    seq: int
+    candidate_id: int
+    payload_sha: str
+    state: Mapping[str, Any]
+    ranks: Mapping[str, int]
+    bounds: Mapping[str, Fraction]
+    evidence_sha: str
+    label: str
+    created_at: str
+
+    @property
+    def scores(self) -> Scores:
+        return Scores(self.ranks, self.bounds)
+
+    def as_head(self) -> Head:
+        return Head(self.hash, self.seq, self.state, self.ranks, self.bounds)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "commit": self.hash,
+            "parent": None if self.parent == GENESIS else self.parent,
+            "seq": self.seq,
+            "candidate_id": self.candidate_id,
+            "state": self.state,
+            "ranks": dict(self.ranks),
+            "bounds": {k: fraction_str(v) for k, v in self.bounds.items()},
+            "evidence_sha256": self.evidence_sha,
+            "label": self.label,
+            "created_at": self.created_at,
+        }
+
+    @classmethod
+    def of(cls, row: CommitRow) -> "CommitRecord":
+        return cls(
+            hash=row.hash,
+            contract_sha=row.contract_sha,
+            parent=row.parent,
+            seq=row.seq,
+            candidate_id=row.candidate_id,
+            payload_sha=row.payload_sha,
+            state=json.loads(row.state),
+            ranks=json.loads(row.ranks),
+            bounds={k: Fraction(v) for k, v in json.loads(row.bounds).items()},
+            evidence_sha=row.evidence_sha,
+            label=row.label,
+            created_at=row.created_at,
+        )
+
+
+@dataclass(frozen=True)
+class CandidateRecord:
+    """A memory row as read back: payload, label, reasons, evidence (artifacts inlined)."""
+
+    id: int
+    session_id: int | None
+    head_commit: str | None
+    payload: Any
+    payload_sha: str
+    proposer: str
+    meta: Mapping[str, Any]
+    label: str
+    reasons: tuple[str, ...]
+    evidence: Evidence | None
+    evidence_sha: str | None
+    timings: Mapping[str, float]
+    commit_hash: str | None
+    created_at: str
+
+
+class Repository:
+    """Reads and writes one store. Every write is one short transaction."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    # -- contracts and sessions ------------------------------------------------------------
+    def ensure_contract(self, contract: Contract) -> None:
+        """Record the contract lineage (idempotent)."""
+        with Session(self.engine) as s:
+            if s.get(ContractRow, contract.sha256) is None:
+                s.add(ContractRow(sha256=contract.sha256, name=contract.name, target=contract.target,
+                                  text=contract.text, created_at=now()))
+                try:
+                    s.commit()
+                except IntegrityError:  # a concurrent writer recorded it first
+                    s.rollback()
+
+    def lineages(self, name: str) -> list[ContractRow]:
+        """Return every recorded contract version with this name, oldest first."""
+        with Session(self.engine) as s:
+            return list(s.exec(select(ContractRow).where(ContractRow.name == name).order_by(ContractRow.created_at)))
+
+    def start_session(self, contract_sha: str, proposer: str, seed: int, options: Mapping[str, Any]) -> int:
+        with Session(self.engine) as s:
+            row = SessionRow(contract_sha=contract_sha, proposer=proposer, seed=seed,
+                             options=json.dumps(dict(options), sort_keys=True, default=str), started_at=now())
+            s.add(row)
+            s.commit()
+            return int(row.id)
+
+    def end_session(self, session_id: int, outcome: str) -> None:
+        with Session(self.engine) as s:
+            row = s.get(SessionRow, session_id)
+            if row is not None:
+                row.ended_at, row.outcome = now(), outcome
+                s.add(row)
+                s.commit()
+
+    # -- the memory ------------------------------------------------------------------------
+    def _evidence_columns(self, s: Session, evidence: Evidence | None) -> dict[str, Any]:
+        if evidence is None:
+            return {"evidence": None, "evidence_sha": None, "timings": None}
+        full = evidence.to_json(with_timings=False)
+        refs = {}
+        for name, value in full["artifacts"].items():
+            blob = canonical_json(value)
+            sha = sha256_hex(blob)
+            if s.get(ArtifactRow, sha) is None:
+                s.add(ArtifactRow(sha256=sha, content=blob.decode("utf-8"), size=len(blob)))
+                s.flush()
+            refs[name] = {"$artifact": sha}
+        full["artifacts"] = refs
+        return {
+            "evidence": canonical_json(full).decode("utf-8"),
+            "evidence_sha": sha256_hex(evidence.canonical_bytes()),
+            "timings": json.dumps({k: round(float(v), 6) for k, v in evidence.timings.items()}),
+        }
+
+    def _candidate_row(self, s: Session, *, contract_sha: str, session_id: int | None, head_commit: str | None,
+                       payload: Any, proposer: str, meta: Mapping[str, Any], label: Label,
+                       reasons: Iterable[str], evidence: Evidence | None) -> CandidateRow:
+        row = CandidateRow(
+            contract_sha=contract_sha, session_id=session_id, head_commit=head_commit,
+            payload=_payload_text(payload), payload_sha=payload_sha(payload), proposer=proposer,
+            proposer_meta=json.dumps(dict(meta), sort_keys=True, default=str), label=label.value,
+            reasons=json.dumps(list(reasons)), created_at=now(), **self._evidence_columns(s, evidence),
+        )
+        s.add(row)
+        s.flush()
+        return row
+
+    def record(self, *, contract_sha: str, session_id: int | None, head_commit: str | None, payload: Any,
+               proposer: str, meta: Mapping[str, Any], label: Label, reasons: Iterable[str],
+               evidence: Evidence | None) -> int:
+        """Append a candidate that did not commit to the memory; return its id."""
+        with Session(self.engine) as s:
+            row = self._candidate_row(s, contract_sha=contract_sha, session_id=session_id, head_commit=head_commit,
+                                      payload=payload, proposer=proposer, meta=meta, label=label,
+                                      reasons=reasons, evidence=evidence)
+            s.commit()
+            return int(row.id)
+
+    def commit(self, *, contract_sha: str, session_id: int | None, parent: CommitRecord | None, payload: Any,
+               proposer: str, meta: Mapping[str, Any], label: Label, evidence: Evidence) -> CommitRecord:
+        """Record the candidate and commit its state on `parent`, in one transaction.
+
+        The caller must have gated `evidence` against `parent`. Raises HeadMoved when another
+        commit already sits on `parent` (the unique (contract, parent) key), leaving nothing written.
+        """
+        parent_hash = parent.hash if parent else GENESIS
+        seq = parent.seq + 1 if parent else 0
+        with Session(self.engine) as s:
+            try:
+                cand = self._candidate_row(s, contract_sha=contract_sha, session_id=session_id,
+                                           head_commit=parent.hash if parent else None, payload=payload,
+                                           proposer=proposer, meta=meta, label=label, reasons=(), evidence=evidence)
+                created = now()
+                bounds = {k: fraction_str(v) for k, v in evidence.bounds.items()}
+                body = commit_body(contract_sha=contract_sha, seq=seq, payload_sha=cand.payload_sha,
+                                   state=evidence.state, ranks=evidence.ranks, bounds=bounds,
+                                   evidence_sha=cand.evidence_sha, label=label.value, created_at=created)
+                h = commit_hash(parent_hash, body)
+                row = CommitRow(hash=h, contract_sha=contract_sha, parent=parent_hash, seq=seq, candidate_id=cand.id,
+                                payload_sha=cand.payload_sha, state=canonical_json(evidence.state).decode("utf-8"),
+                                ranks=canonical_json(evidence.ranks).decode("utf-8"),
+                                bounds=canonical_json(bounds).decode("utf-8"), evidence_sha=cand.evidence_sha,
+                                label=label.value, created_at=created)
+                s.add(row)
+                s.flush()
+                cand.commit_hash = h
+                s.add(cand)
+                s.commit()
+            except IntegrityError as e:
+                s.rollback()
+                if self._has_child(contract_sha, parent_hash, seq):
+                    raise HeadMoved(f"a commit already exists on parent {parent_hash[:12]}") from e
+                raise
+            return CommitRecord.of(row)
+
+    def _has_child(self, contract_sha: str, parent_hash: str, seq: int) -> bool:
+        with Session(self.engine) as s:
+            return s.exec(select(CommitRow.hash).where(
+                CommitRow.contract_sha == contract_sha,
+                (CommitRow.parent == parent_hash) | (CommitRow.seq == seq))).first() is not None
+
+    # -- reading ---------------------------------------------------------------------------
+    def head(self, contract_sha: str) -> CommitRecord | None:
+        """Return the newest commit of the lineage, or None before the root."""
+        with Session(self.engine) as s:
+            row = s.exec(select(CommitRow).where(CommitRow.contract_sha == contract_sha)
+                         .order_by(col(CommitRow.seq).desc()).limit(1)).first()
+            return CommitRecord.of(row) if row else None
+
+    def commits(self, contract_sha: str) -> list[CommitRecord]:
+        """Return the lineage's commits in chain order (root first)."""
+        with Session(self.engine) as s:
+            rows = s.exec(select(CommitRow).where(CommitRow.contract_sha == contract_sha).order_by(CommitRow.seq))
+            return [CommitRecord.of(r) for r in rows]
+
+    def get_commit(self, commit_hash_: str) -> CommitRecord | None:
+        with Session(self.engine) as s:
+            row = s.get(CommitRow, commit_hash_)
+            return CommitRecord.of(row) if row else None
+
+    def artifact(self, sha: str) -> Any:
+        """Return an artifact's JSON value. Raises KeyError if missing."""
+        with Session(self.engine) as s:
+            row = s.get(ArtifactRow, sha)
+            if row is None:
+                raise KeyError(sha)
+            return json.loads(row.content)
+
+    def _candidate_record(self, s: Session, row: CandidateRow) -> CandidateRecord:
+        evidence = None
+        if row.evidence is not None:
+            d = json.loads(row.evidence)
+            arts = {}
+            for name, ref in d["artifacts"].items():
+                art = s.get(ArtifactRow, ref["$artifact"])
+                arts[name] = json.loads(art.content) if art else {"$missing_artifact": ref["$artifact"]}
+            d["artifacts"] = arts
+            d["timings"] = json.loads(row.timings or "{}")
+            evidence = Evidence.from_json(d)
+        return CandidateRecord(
+            id=int(row.id), session_id=row.session_id, head_commit=row.head_commit, payload=json.loads(row.payload),
+            payload_sha=row.payload_sha, proposer=row.proposer, meta=json.loads(row.proposer_meta), label=row.label,
+            reasons=tuple(json.loads(row.reasons)), evidence=evidence, evidence_sha=row.evidence_sha,
+            timings=json.loads(row.timings or "{}"), commit_hash=row.commit_hash, created_at=row.created_at,
+        )
+
+    def candidate(self, candidate_id: int) -> CandidateRecord | None:
+        with Session(self.engine) as s:
+            row = s.get(CandidateRow, candidate_id)
+            return self._candidate_record(s, row) if row else None
+
+    def candidates(self, contract_sha: str, *, batch: int = 500) -> Iterable[CandidateRecord]:
+        """Yield every candidate of the lineage, oldest first (streamed in batches)."""
+        last = 0
+        while True:
+            with Session(self.engine) as s:
+                rows = list(s.exec(select(CandidateRow).where(CandidateRow.contract_sha == contract_sha,
+                                                              CandidateRow.id > last)
+                                   .order_by(CandidateRow.id).limit(batch)))
+                records = [self._candidate_record(s, r) for r in rows]
+            if not records:
+                return
+            yield from records
+            last = records[-1].id
+
+    def seen_payloads(self, contract_sha: str) -> frozenset[str]:
+        with Session(self.engine) as s:
+            return frozenset(s.exec(select(CandidateRow.payload_sha).where(CandidateRow.contract_sha == contract_sha)))
+
+    def label_counts(self, contract_sha: str) -> dict[str, int]:
+        with Session(self.engine) as s:
+            rows = s.exec(select(CandidateRow.label, func.count()).where(CandidateRow.contract_sha == contract_sha)
+                          .group_by(CandidateRow.label))
+            return {label: int(n) for label, n in rows}
+
+    def recent_rejections(self, contract_sha: str, k: int) -> tuple[Rejection, ...]:
+        """Return the last k refused candidates (newest first) as negative examples."""
+        with Session(self.engine) as s:
+            rows = s.exec(select(CandidateRow).where(CandidateRow.contract_sha == contract_sha,
+                                                     col(CandidateRow.label).in_([l.value for l in REJECTED]))
+                          .order_by(col(CandidateRow.id).desc()).limit(k))
+            return tuple(Rejection(json.loads(r.payload), Label(r.label), tuple(json.loads(r.reasons))) for r in rows)
+
+    # -- Lean status (outside the chain) -----------------------------------------------------
+    def set_lean_status(self, commit_hash_: str, status: str, *, lean_version: str | None = None,
+                        file_sha256: str | None = None, axioms: Iterable[str] = (), messages: Iterable[Any] = (),
+                        seconds: float | None = None) -> None:
+        with Session(self.engine) as s:
+            row = s.get(LeanCheckRow, commit_hash_) or LeanCheckRow(commit_hash=commit_hash_, status=status,
+                                                                    checked_at=now())
+            row.status, row.lean_version, row.file_sha256 = status, lean_version, file_sha256
+            row.axioms, row.messages = json.dumps(list(axioms)), json.dumps(list(messages), default=str)
+            row.seconds, row.checked_at = seconds, now()
+            s.add(row)
+            s.commit()
+
+    def lean_statuses(self, contract_sha: str) -> dict[str, LeanCheckRow]:
+        with Session(self.engine) as s:
+            rows = s.exec(select(LeanCheckRow).join(CommitRow, CommitRow.hash == LeanCheckRow.commit_hash)
+                          .where(CommitRow.contract_sha == contract_sha))
+            return {r.commit_hash: r for r in rows}

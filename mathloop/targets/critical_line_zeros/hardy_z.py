@@ -1,0 +1,123 @@
+"""Rigorous Hardy Z(t) and Riemann-Siegel theta as Arb balls (python-flint).
+
+Z(t) = Re(e^{i theta(t)} zeta(1/2 + i t)), theta(t) = Im logGamma(1/4 + i t/2) - (t/2) log(pi).
+`acb.lgamma` is the continuous branch of log Gamma on Re z > 0, so theta(0) = 0 and theta is
+continuous. At a Gram point theta(g_n) = n*pi exactly, hence Z(g_n) = (-1)^n Re zeta(1/2 + i g_n):
+no theta evaluation is needed there (the true g_n lies inside the Gram ball, so the ball of
+Re zeta over it encloses the true value).
+A sign counts only when the ball excludes 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Sequence
+
+from flint import acb, arb, ctx, fmpq
+
+
+@dataclass(frozen=True)
+class SignedBall:
+    """A certified value of Z: sign (+1, -1, or 0 = undecided), the ball as decimal strings, precision.
+
+    Attributes:
+        sign: +1 / -1 when the ball excludes 0, else 0 (undecided even at the last precision).
+        mid: decimal midpoint of an enclosing ball (Arb's printed enclosure).
+        rad: decimal radius of that enclosing ball.
+        prec: the Arb working precision (bits) that decided the sign.
+    """
+
+    sign: int
+    mid: str
+    rad: str
+    prec: int
+
+
+def arb_of(q: Fraction) -> arb:
+    """Return the ball enclosing the rational q at the current precision."""
+    return arb(fmpq(q.numerator, q.denominator))
+
+
+def theta(t: arb) -> arb:
+    """Return the ball of the Riemann-Siegel theta at t (continuous branch, theta(0) = 0)."""
+    return acb(arb(1) / 4, t / 2).lgamma().imag - t / 2 * arb.pi().log()
+
+
+def z_ball_rational(t: Fraction, prec: int) -> arb:
+    """Return the Arb ball of Z(t) at the exact rational t, computed at `prec` bits."""
+    with ctx.workprec(prec):
+        tb = arb_of(t)
+        th = theta(tb)
+        zeta = acb(arb(1) / 2, tb).zeta()
+        return th.cos() * zeta.real - th.sin() * zeta.imag
+
+
+def z_ball_gram(n: int, prec: int) -> arb:
+    """Return the Arb ball of Z(g_n) = (-1)^n Re zeta(1/2 + i g_n), computed at `prec` bits."""
+    with ctx.workprec(prec):
+        g = arb.gram_point(n)
+        re = acb(arb(1) / 2, g).zeta().real
+        return re if n % 2 == 0 else -re
+
+
+def ball_strings(x: arb, digits: int = 20) -> tuple[str, str]:
+    """Return (mid, rad) decimal strings of a ball that encloses x (Arb's printed enclosure).
+
+    >>> ball_strings(arb(1) / 4)
+    ('0.25', '0')
+    """
+    s = x.str(digits, radius=True)
+    if s.startswith("[") and s.endswith("]"):
+        s = s[1:-1]
+    if "+/-" in s:
+        mid, rad = (p.strip() for p in s.split("+/-"))
+        return (mid or "0"), rad
+    return s.strip(), "0"
+
+
+def sign_of(x: arb) -> int:
+    """Return +1 / -1 when the ball excludes 0 with that sign, else 0."""
+    if x > 0:
+        return 1
+    if x < 0:
+        return -1
+    return 0
+
+
+def definite(kind: str, value: int | Fraction, ladder: Sequence[int]) -> SignedBall:
+    """Return the first ball along the precision ladder that decides the sign of Z.
+
+    `kind` is "g" (value = Gram index n) or "q" (value = exact rational t). The ladder is fixed
+    by the contract, so the result is deterministic; sign 0 means undecided at every precision.
+    """
+    ball = None
+    for prec in ladder:
+        ball = z_ball_gram(int(value), prec) if kind == "g" else z_ball_rational(Fraction(value), prec)
+        s = sign_of(ball)
+        if s:
+            mid, rad = ball_strings(ball)
+            return SignedBall(s, mid, rad, prec)
+    mid, rad = ball_strings(ball)
+    return SignedBall(0, mid, rad, ladder[-1])
+
+
+def evaluate_specs(specs: Sequence[tuple[str, str]], ladder: Sequence[int]) -> list[SignedBall]:
+    """Return the certified Z ball at each spec ("g", "125") or ("q", "282.46"), in order.
+
+    Top-level and picklable: this is what worker processes run.
+    """
+    out = []
+    for kind, text in specs:
+        out.append(definite(kind, int(text) if kind == "g" else Fraction(text), ladder))
+    return out
+
+
+def z_float(t: Fraction) -> float:
+    """Return a fast non-rigorous value of Z(t) (the midpoint at 64 bits); for proposing only."""
+    return float(z_ball_rational(t, 64).mid())
+
+
+def gram_z_float(n: int) -> float:
+    """Return a fast non-rigorous value of Z(g_n); for proposing only."""
+    return float(z_ball_gram(n, 64).mid())

@@ -1,0 +1,189 @@
+"""The `critical-line-zeros` target: chunks of Gram blocks, checked rigorously, closed by Turing."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, ClassVar, Mapping
+
+import flint
+
+from mathloop.contract.model import Contract, ContractError
+from mathloop.domain import Evidence, Kind, ObligationResult, Trust, Verdict, fraction_str
+from mathloop.targets.base import CheckerCrash, Malformed, Target
+from mathloop.targets.critical_line_zeros.certificate import CERTIFICATE_FORMAT, Chunk, Prefix, parse_chunk, parse_prefix
+from mathloop.targets.critical_line_zeros.gram import expected_sign, gram_decimal, gram_floor
+from mathloop.targets.critical_line_zeros.hardy_z import arb_of, definite, theta
+from mathloop.targets.critical_line_zeros.proposer import LocalProposer
+from mathloop.targets.critical_line_zeros.settings import Settings, read_settings
+from mathloop.targets.critical_line_zeros.turing import Closure, close, s_bound_holds
+from mathloop.targets.critical_line_zeros.verify import ChunkOutcome, verify_chunk
+
+_CHECKERS = ("blocks", "turing", "height", "count")
+
+
+class CriticalLineZeros(Target):
+    """Every zero of zeta with 0 < t <= T is on the critical line, T pushed up chunk by chunk."""
+
+    name: ClassVar[str] = "critical-line-zeros"
+    version: ClassVar[str] = "1"
+    checks: ClassVar[Mapping[str, Trust]] = {c: Trust.RIGOROUS for c in _CHECKERS}
+
+    def __init__(self, contract: Contract) -> None:
+        super().__init__(contract)
+        self.settings: Settings = read_settings(contract)
+
+    @classmethod
+    def validate_contract(cls, contract: Contract) -> None:
+        """Raise ContractError unless checkers, bounds, parameters, limits and seed fit this target."""
+        super().validate_contract(contract)
+        used = [o.checker for o in contract.checked]
+        for c in _CHECKERS:
+            if used.count(c) != 1:
+                raise ContractError(contract.path, "obligations", f"checker {c!r} must be used by exactly one obligation")
+        for name in ("height", "count"):
+            o = next(o for o in contract.checked if o.checker == name)
+            if o.kind is not Kind.BOUND or o.bound is None or o.bound.name != name or o.bound.direction.value != "maximize":
+                raise ContractError(contract.path, f"obligations.{o.id}", f"must be a bound named {name!r} to maximize")
+        target = cls(contract)
+        try:
+            seed = target.parse(contract.seed)
+        except Malformed as e:
+            raise ContractError(contract.path, "seed", str(e)) from None
+        if seed.start != -1 or seed.parent is not None:
+            raise ContractError(contract.path, "seed", "the seed chunk must start at g_-1 and carry no parent_state")
+
+    def parse(self, payload: Any) -> Chunk:
+        """Return the typed chunk. Raises Malformed with the field and reason."""
+        return parse_chunk(payload, self.settings.limits)
+
+    def local_proposer(self, seed: int) -> LocalProposer:
+        s = self.settings
+        return LocalProposer(s.limits.max_gram_index, s.chunk_gram_intervals, s.check.ladder, seed, s.check.workers or None)
+
+    def check(self, parent_state: Mapping[str, Any] | None, candidate: Chunk) -> Evidence:
+        """Return the evidence for the prefix extended by `candidate` (deterministic).
+
+        With parent_state None the chunk extends its own recorded parent_state (an exported
+        certificate), and the state says so (`conditional_on_parent`); else the empty prefix.
+        """
+        limits = self.settings.limits
+        conditional = None
+        if parent_state is None:
+            prefix = candidate.parent or Prefix()
+            conditional = candidate.parent.sha() if candidate.parent else None
+        else:
+            try:
+                prefix = parse_prefix("parent_state", _compact(parent_state), limits)
+            except Malformed as e:
+                raise CheckerCrash(f"stored parent state unreadable: {e}") from None
+        if parent_state is not None and candidate.parent is not None and candidate.parent != prefix:
+            outcome = ChunkOutcome(prefix, f"certificate was made for the prefix ending at g_{candidate.parent.last_gram_index} "
+                                   f"({candidate.parent.blocks_verified} blocks), but the parent ends at g_{prefix.last_gram_index} "
+                                   f"({prefix.blocks_verified} blocks)")
+        else:
+            outcome = verify_chunk(candidate, prefix, self.settings.check)
+        closure = close(outcome.prefix.tail)
+        height, z_at_height = self._height(closure) if closure else (None, None)
+        return self._evidence(candidate, outcome, closure, height, z_at_height, conditional)
+
+    def _height(self, c: Closure) -> tuple[Fraction, list]:
+        """Return T just below g_q with N(T) = q + 1, and the certified Z(T) ball."""
+        digits = self.settings.check.height_digits
+        t = gram_floor(c.closed_at, digits)
+        ball = definite("q", t, self.settings.check.ladder)
+        # Sample points lie below T, so the last zero before g_q lies below T iff Z(T) has g_q's sign.
+        if ball.sign != expected_sign(c.closed_at):
+            raise CheckerCrash(f"Z at the rational T just below g_{c.closed_at} has the wrong sign; cannot place T")
+        with flint.ctx.workprec(128):
+            th = theta(arb_of(t)) / flint.arb.pi()
+        if not s_bound_holds(c.closed_at + 1, th, float(t)):
+            raise CheckerCrash(f"count {c.closed_at + 1} at T={float(t):.6f} violates Trudgian's |S(T)| bound: checker bug")
+        return t, [fraction_str(t), ball.mid, ball.rad, ball.prec]
+
+    def _evidence(self, chunk: Chunk, out: ChunkOutcome, closure: Closure | None, height: Fraction | None,
+                  z_at_height: list | None, conditional: str | None) -> Evidence:
+        cap, pre = self.settings.limits.max_gram_index, out.prefix
+        open_intervals = max(0, cap - pre.last_gram_index)
+        by_checker: dict[str, ObligationResult] = {}
+        for o in self.contract.checked:
+            by_checker[o.checker] = self._result(o.id, o.checker, out, closure, height, open_intervals, o.bound.goal if o.bound else None)
+        results = tuple(by_checker[o.checker] for o in self.contract.checked)
+        bounds = {"height": height, "count": Fraction(closure.closed_at + 1)} if closure and height is not None else {}
+        state: dict[str, Any] = dict(pre.to_json())
+        state["height"] = fraction_str(height) if height is not None else None
+        state["count"] = closure.closed_at + 1 if closure else None
+        state["turing"] = closure.to_json() if closure else None
+        if conditional:
+            state["conditional_on_parent"] = conditional
+        if out.reason:
+            artifacts: dict[str, Any] = {"refutation": {"start": chunk.start, "blocks": len(chunk.blocks), "reason": out.reason}}
+        else:
+            cert = dict(out.artifact)
+            cert["format"] = CERTIFICATE_FORMAT
+            cert["turing"] = dict(closure.to_json(), height=fraction_str(height), z_at_height=z_at_height) if closure else None
+            artifacts = {"chunk": cert}
+        p = self.settings.check
+        precision = {
+            "arb_prec_ladder": list(p.ladder),
+            "height_digits": p.height_digits,
+            "crosscheck": {"tool": "mpmath.siegelz", "dps": p.crosscheck_dps, "stride": p.crosscheck_stride, "compared": out.crosschecked},
+            "python_flint": flint.__version__,
+        }
+        return Evidence(self.name, self.version, results, bounds, state, artifacts, precision)
+
+    @staticmethod
+    def _result(oid: str, checker: str, out: ChunkOutcome, closure: Closure | None, height: Fraction | None,
+                open_intervals: int, goal: Fraction | None) -> ObligationResult:
+        p = out.prefix.last_gram_index
+        if checker == "blocks":
+            if out.reason:
+                return ObligationResult(oid, Verdict.REFUTED, max(1, open_intervals), Trust.RIGOROUS, (out.reason,))
+            if open_intervals == 0:
+                return ObligationResult(oid, Verdict.PROVED, 0, Trust.RIGOROUS)
+            return ObligationResult(oid, Verdict.UNKNOWN, open_intervals, Trust.RIGOROUS,
+                                    (f"open: {open_intervals} Gram intervals from g_{p} to the cap",))
+        if checker == "turing":
+            if closure:
+                return ObligationResult(oid, Verdict.PROVED, 0, Trust.RIGOROUS)
+            return ObligationResult(oid, Verdict.UNKNOWN, 1, Trust.RIGOROUS,
+                                    (f"not closed: needs Trudgian's K verified Rosser blocks after a Gram point above 168*pi (prefix ends at g_{p})",))
+        value = (height if checker == "height" else Fraction(closure.closed_at + 1)) if closure and height is not None else None
+        if value is None:
+            return ObligationResult(oid, Verdict.UNKNOWN, 1, Trust.RIGOROUS, (f"{checker} not certified yet: Turing's bound has not closed",))
+        if goal is None or value >= goal:
+            return ObligationResult(oid, Verdict.PROVED, 0, Trust.RIGOROUS)
+        return ObligationResult(oid, Verdict.UNKNOWN, 1, Trust.RIGOROUS, (f"certified {checker} {float(value):.6f} below the goal {float(goal):.6f}",))
+
+    def state_summary(self, state: Mapping[str, Any]) -> str:
+        """Return e.g. 'all zeros with 0 < t <= 10000.25 on the line (N = 10142); 7123 blocks to g_10150'."""
+        head = f"{state.get('blocks_verified', 0)} blocks to g_{state.get('last_gram_index', -1)}"
+        if state.get("height"):
+            return f"all zeros with 0 < t <= {float(Fraction(state['height'])):.6f} on the line (N = {state['count']}); {head}"
+        return f"height not certified yet; {head}"
+
+    def graph_detail(self, obligation_id: str, state: Mapping[str, Any] | None) -> str | None:
+        """Return the aggregated view of a family node (one range of discharged blocks + the frontier)."""
+        state = state or {}
+        o = self.contract.obligation(obligation_id)
+        p = int(state.get("last_gram_index", -1))
+        cap = self.settings.limits.max_gram_index
+        if o.checker == "blocks":
+            done = f"discharged: Gram intervals [g_-1, g_{p}) in {state.get('blocks_verified', 0)} blocks" if p > -1 else "discharged: none"
+            bad = state.get("first_bad_gram")
+            law = f"; Gram's law first fails at g_{bad}, {state.get('bad_gram_points', 0)} bad Gram points" if bad is not None else ""
+            if p >= cap:
+                return f"{done} (cap g_{cap} reached){law}"
+            return f"{done}{law}; frontier: g_{p} ~ {gram_decimal(p, 10)}; open: {cap - p} intervals up to g_{cap} ~ {gram_decimal(cap, 10)}"
+        if o.checker == "turing":
+            t = state.get("turing")
+            if t:
+                return f"closed at g_{t['closed_at']}: window of {t['window_blocks']} Rosser blocks to g_{t['window_end']} (Trudgian K = {t['k_required']})"
+            return f"open: prefix ends at g_{p}; the window must start above 168*pi ~ 527.79"
+        if o.checker in ("height", "count") and state.get("height"):
+            return f"height T = {float(Fraction(state['height'])):.9f}, N(T) = {state['count']}"
+        return None
+
+
+def _compact(state: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Return the prefix part of a stored state (height/count/turing are re-derived)."""
+    return {k: v for k, v in state.items() if k not in ("height", "count", "turing", "conditional_on_parent")}

@@ -1,0 +1,188 @@
+"""Verify one chunk of Gram blocks against the prefix it extends; rigorous Arb evaluation only.
+
+For each block [g_j, g_k): g_j and g_k are good, g_{j+1..k-1} are bad (so it is a Gram block),
+every rational point lies in (g_j, g_k) (checked against rational bounds of the Gram points),
+every sign of Z is certified, and the sign changes along g_j, points..., g_k number exactly
+k - j (Rosser's rule; fewer is a refutation naming the block, more is a Rosser-rule violation
+this checker does not handle and also refuses).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from mathloop.targets.critical_line_zeros import pool
+from mathloop.targets.critical_line_zeros.certificate import TAIL, Chunk, Prefix
+from mathloop.targets.critical_line_zeros.crosscheck import crosscheck
+from mathloop.targets.critical_line_zeros.gram import expected_sign, gram_ceil, gram_floor
+from mathloop.targets.critical_line_zeros.hardy_z import SignedBall, evaluate_specs
+
+_PARALLEL_MIN_SPECS = 96  # below this, process start-up costs more than it saves
+
+
+@dataclass(frozen=True)
+class CheckParams:
+    """Checker settings from the contract's [parameters] table (all recorded in the evidence).
+
+    Attributes:
+        ladder: Arb precisions (bits) tried in order until a sign is decided.
+        height_digits: decimals of the rational bounds placed just inside Gram points.
+        crosscheck_stride: Gram points with index % stride == 0 are cross-checked (plus the
+            chunk's first rational point).
+        crosscheck_dps: mpmath precision of the cross-check.
+        workers: processes for big chunks (0 = all cores); never changes the evidence.
+    """
+
+    ladder: tuple[int, ...]
+    height_digits: int
+    crosscheck_stride: int
+    crosscheck_dps: int
+    workers: int
+
+
+@dataclass(frozen=True)
+class ChunkOutcome:
+    """Either a refutation (reason set, prefix unchanged) or the extended prefix and its artifact."""
+
+    prefix: Prefix
+    reason: str | None = None
+    artifact: dict[str, Any] = field(default_factory=dict)
+    crosschecked: int = 0
+
+
+def _label(kind: str, text: str) -> str:
+    return f"g_{text}" if kind == "g" else text
+
+
+def _sign_char(s: int) -> str:
+    return {1: "+", -1: "-", 0: "?"}[s]
+
+
+def _evaluate(specs: list[tuple[str, str]], params: CheckParams) -> list[SignedBall]:
+    workers = params.workers or pool.default_workers()
+    if len(specs) < _PARALLEL_MIN_SPECS or workers <= 1:
+        return evaluate_specs(specs, params.ladder)
+    slices = pool.split(specs, 4 * workers)
+    parts = pool.map_ordered(_eval_slice, [(s, params.ladder) for s in slices], workers)
+    return [b for part in parts for b in part]
+
+
+def _eval_slice(job: tuple[list[tuple[str, str]], tuple[int, ...]]) -> list[SignedBall]:
+    specs, ladder = job
+    return evaluate_specs(specs, ladder)
+
+
+def verify_chunk(chunk: Chunk, prefix: Prefix, params: CheckParams) -> ChunkOutcome:
+    """Return the outcome of checking `chunk` on top of `prefix` (deterministic)."""
+    if chunk.start != prefix.last_gram_index:
+        return ChunkOutcome(
+            prefix,
+            f"chunk starts at g_{chunk.start} but the verified prefix ends at g_{prefix.last_gram_index}",
+        )
+    if not chunk.blocks:
+        return ChunkOutcome(prefix, None, {"start": chunk.start, "end": chunk.start, "blocks": [], "gram": []})
+    # Placement of rational points, exactly, before any evaluation.
+    j, b0 = chunk.start, prefix.blocks_verified
+    order: list[list[tuple[str, int | str]]] = []  # per block: Gram points and points, in certified order
+    for i, blk in enumerate(chunk.blocks):
+        seq, why = _merge(j, blk.end, blk, params.height_digits)
+        if why:
+            return ChunkOutcome(prefix, f"block {b0 + i} [g_{j}, g_{blk.end}): {why}")
+        order.append(seq)
+        j = blk.end
+    gram_specs = [("g", str(m)) for m in range(chunk.start, chunk.end + 1)]
+    point_specs = [("q", t) for blk in chunk.blocks for t in blk.texts]
+    balls = _evaluate(gram_specs + point_specs, params)
+    gram = dict(zip(range(chunk.start, chunk.end + 1), balls[: len(gram_specs)]))
+    point_balls = iter(balls[len(gram_specs) :])
+
+    blocks_art, bad_points, first_bad, longest = [], prefix.bad_gram_points, prefix.first_bad_gram, prefix.longest_block
+    j = chunk.start
+    for i, blk in enumerate(chunk.blocks):
+        k, name = blk.end, f"block {b0 + i} [g_{j}, g_{blk.end})"
+        for m in range(j, k + 1):
+            if gram[m].sign == 0:
+                return ChunkOutcome(prefix, f"{name}: sign of Z(g_{m}) not certified (ball [{gram[m].mid} +/- {gram[m].rad}])")
+        for m, role in ((j, "start"), (k, "end")):
+            if gram[m].sign != expected_sign(m):
+                return ChunkOutcome(prefix, f"{name}: {role} g_{m} is a bad Gram point (Z(g_{m}) has sign {_sign_char(gram[m].sign)}); a Gram block ends at good Gram points")
+        for m in range(j + 1, k):
+            if gram[m].sign == expected_sign(m):
+                return ChunkOutcome(prefix, f"{name}: g_{m} is a good Gram point inside the block; split the block there")
+        point_sign, pts_art = {}, []
+        for text in blk.texts:
+            ball = next(point_balls)
+            if ball.sign == 0:
+                return ChunkOutcome(prefix, f"{name}: sign of Z({text}) not certified (ball [{ball.mid} +/- {ball.rad}] at {ball.prec} bits)")
+            point_sign[text] = ball.sign
+            pts_art.append([text, ball.mid, ball.rad, ball.prec])
+        samples = [gram[v].sign if kind == "g" else point_sign[v] for kind, v in order[i]]
+        changes = sum(1 for a, b in zip(samples, samples[1:]) if a != b)
+        need = k - j
+        if changes < need:
+            return ChunkOutcome(prefix, f"{name}: found {changes} sign change{'s' if changes != 1 else ''}, need {need}")
+        if changes > need:
+            return ChunkOutcome(prefix, f"{name}: found {changes} sign changes, need exactly {need} (a Rosser-rule violation; not supported by this checker)")
+        bad_here = list(range(j + 1, k))
+        bad_points += len(bad_here)
+        if bad_here and first_bad is None:
+            first_bad = bad_here[0]
+        longest = max(longest, need)
+        blocks_art.append({"block": b0 + i, "start": j, "end": k, "sign_changes": changes, "points": pts_art})
+        j = k
+
+    checked = crosscheck(_crosscheck_subset(chunk, gram, blocks_art, params), params.crosscheck_dps)
+    boundaries = [chunk.start] + [b.end for b in chunk.blocks]
+    tail = tuple((list(prefix.tail) + boundaries[1:])[-(TAIL + 1) :])
+    new = Prefix(
+        last_gram_index=chunk.end,
+        blocks_verified=prefix.blocks_verified + len(chunk.blocks),
+        tail=tail,
+        bad_gram_points=bad_points,
+        first_bad_gram=first_bad,
+        longest_block=longest,
+    )
+    artifact = {
+        "start": chunk.start,
+        "end": chunk.end,
+        "blocks": blocks_art,
+        "gram": [[m, b.mid, b.rad, b.prec] for m, b in sorted(gram.items())],
+    }
+    return ChunkOutcome(new, None, artifact, checked)
+
+
+def _merge(j: int, k: int, blk, digits: int) -> tuple[list[tuple[str, int | str]], str | None]:
+    """Return the block's Gram points and rational points in certified increasing order, or a reason.
+
+    Each point is placed against each Gram point g_m of the block by exact comparison with
+    rationals floor/ceil(g_m * 10^digits) just below/above g_m; points in between are refused.
+    """
+    seq: list[tuple[str, int | str]] = [("g", j)]
+    if not blk.points:
+        return seq + [("g", m) for m in range(j + 1, k + 1)], None
+    bounds = {m: (gram_floor(m, digits), gram_ceil(m, digits)) for m in range(j, k + 1)}
+    if not bounds[j][1] < blk.points[0] or not blk.points[-1] < bounds[k][0]:
+        bad = blk.texts[0] if not bounds[j][1] < blk.points[0] else blk.texts[-1]
+        return [], f"point {bad} is not certified inside the block"
+    pts = list(zip(blk.points, blk.texts))
+    i = 0
+    for m in range(j + 1, k + 1):
+        lo, hi = bounds[m]
+        while i < len(pts) and pts[i][0] < lo:
+            seq.append(("q", pts[i][1]))
+            i += 1
+        if i < len(pts) and pts[i][0] <= hi:
+            return [], f"point {pts[i][1]} is not certified to lie on one side of g_{m}"
+        seq.append(("g", m))
+    return seq, None
+
+
+def _crosscheck_subset(chunk: Chunk, gram: dict[int, SignedBall], blocks_art: list[dict], params: CheckParams) -> list:
+    """Return the deterministic cross-check sample: Gram points with index % stride == 0, first point."""
+    subset = [("g", str(m), gram[m]) for m in sorted(gram) if m % params.crosscheck_stride == 0]
+    first_pt = next((b["points"][0] for b in blocks_art if b["points"]), None)
+    if first_pt is not None:
+        text, mid, rad, prec = first_pt
+        subset.append(("q", text, SignedBall(1 if not mid.startswith("-") else -1, mid, rad, prec)))
+    return subset

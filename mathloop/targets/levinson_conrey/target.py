@@ -1,0 +1,172 @@
+"""The Levinson–Conrey target: κ >= 1 − log(c(P, Q, R, θ))/R, certified in exact rationals."""
+
+from __future__ import annotations
+
+import time
+from fractions import Fraction
+from typing import Any, ClassVar, Mapping
+
+from mathloop.contract.model import Contract, ContractError
+from mathloop.domain import Evidence, ObligationResult, Trust, Verdict, fraction_str
+from mathloop.propose.base import Proposer
+from mathloop.targets.base import CheckerCrash, Malformed, Target
+from mathloop.targets.levinson_conrey import admissibility, config
+from mathloop.targets.levinson_conrey.certificate import GRID, TOL_EXP10, build_certificate
+from mathloop.targets.levinson_conrey.closed_form import closed_form
+from mathloop.targets.levinson_conrey.crosscheck import REL_TOL_EXP10, check_k0, crosscheck, decimal_str
+from mathloop.targets.levinson_conrey.schema import Candidate, parse_payload
+
+INPUTS = ("input-p", "input-q", "input-r")
+KAPPA = "kappa-bound"
+# A failed certificate at the high-precision grid floor is retried this many grid steps lower
+# (the floor can sit within 10^-30 of κ); beyond that the numbers disagree: a checker bug.
+GRID_RETRIES = 3
+
+
+class LevinsonConrey(Target):
+    """Checks (P, Q, R) for the Levinson–Conrey lower bound on the proportion of zeros on the line."""
+
+    name: ClassVar[str] = "levinson-conrey"
+    version: ClassVar[str] = "1"
+    checks: ClassVar[Mapping[str, Trust]] = {
+        **{k: Trust.EXACT for k in INPUTS},
+        **{k: Trust.EXACT for k in admissibility.CONDITIONS},
+        "closed-form": Trust.EXACT,
+        KAPPA: Trust.RIGOROUS,
+    }
+
+    def __init__(self, contract: Contract) -> None:
+        super().__init__(contract)
+        self.settings = config.settings(contract)
+
+    @classmethod
+    def validate_contract(cls, contract: Contract) -> None:
+        """Raise ContractError unless checkers, parameters, limits, the kappa bound and the seed are valid."""
+        super().validate_contract(contract)
+        used = [o.checker for o in contract.checked]
+        for name in cls.checks:
+            if used.count(name) != 1:
+                raise ContractError(contract.path, "obligations", f"checker {name!r} must be cited by exactly one obligation (found {used.count(name)})")
+        config.validate_bound(contract, KAPPA)
+        target = cls(contract)
+        try:
+            target.parse(contract.seed)
+        except Malformed as e:
+            raise ContractError(contract.path, "seed", str(e)) from None
+
+    def parse(self, payload: Any) -> Candidate:
+        """Return the exact candidate. Raises Malformed("<field>: reason")."""
+        return parse_payload(payload, self.settings.limits)
+
+    def check(self, parent_state: Mapping[str, Any] | None, candidate: Candidate) -> Evidence:
+        """Return the evidence for `candidate` (a full replacement state; the parent is not needed)."""
+        s = self.settings
+        timings: dict[str, float] = {}
+        t0 = time.perf_counter()
+        fails = admissibility.failures(candidate, s.theta, s.theta_sup)
+        timings["admissibility"] = time.perf_counter() - t0
+        by_checker: dict[str, ObligationResult] = {}
+        for name in INPUTS:
+            by_checker[name] = _proved(name, Trust.EXACT)
+        for name in admissibility.CONDITIONS:
+            by_checker[name] = _proved(name, Trust.EXACT) if name not in fails else _refuted(name, fails[name])
+        bounds: dict[str, Fraction] = {}
+        artifacts: dict[str, Any] = {}
+        precision: dict[str, Any] = {"grid": fraction_str(GRID), "admissibility": "exact rationals"}
+        if fails:
+            why = "not admissible: " + ", ".join(fails)
+            by_checker["closed-form"] = ObligationResult("closed-form", Verdict.UNKNOWN, 1, Trust.EXACT, (why,))
+            by_checker[KAPPA] = ObligationResult(KAPPA, Verdict.UNKNOWN, 1, Trust.RIGOROUS, (why,))
+        else:
+            k0 = self._certify(candidate, timings, artifacts, precision)
+            bounds["kappa"] = k0
+            by_checker["closed-form"] = _proved("closed-form", Trust.EXACT)
+            by_checker[KAPPA] = self._kappa_result(k0)
+        results = tuple(_as_obligation(by_checker[o.checker], o.id) for o in self.contract.checked)
+        return Evidence(
+            checker=self.name,
+            checker_version=self.version,
+            results=results,
+            bounds=bounds,
+            state=candidate.payload(),
+            artifacts=artifacts,
+            precision=precision,
+            timings=timings,
+        )
+
+    def _certify(self, c: Candidate, timings: dict[str, float], artifacts: dict[str, Any], precision: dict[str, Any]) -> Fraction:
+        """Return the certified k0; fill the artifacts. Raises CheckerCrash on any inconsistency."""
+        s = self.settings
+        t0 = time.perf_counter()
+        cf = closed_form(c.P, c.Q, c.R, s.theta)
+        t1 = time.perf_counter()
+        hp = crosscheck(cf.a, cf.b, c.R, GRID)
+        t2 = time.perf_counter()
+        cert = None
+        for step in range(GRID_RETRIES):
+            k0 = (hp.grid_floor - step) * GRID
+            cert = build_certificate(c.P, c.Q, c.R, s.theta, cf.a, cf.b, k0)
+            if cert is not None:
+                break
+        t3 = time.perf_counter()
+        timings.update(closed_form=t1 - t0, crosscheck=t2 - t1, certificate=t3 - t2)
+        if cert is None:
+            raise CheckerCrash(f"certificate: no k0 within {GRID_RETRIES} grid steps of the high-precision κ = {hp.kappa} is provable")
+        check_k0(k0, hp)
+        cmax = self.contract.bound_spec(config.BOUND_NAME).class_maximum
+        if cmax is not None and k0 > cmax:
+            raise CheckerCrash(f"certified κ >= {decimal_str(k0)} exceeds the class maximum {decimal_str(cmax)}: checker bug")
+        artifacts["certificate"] = cert
+        artifacts["highprec"] = {"c": hp.c, "kappa": hp.kappa, "dps": hp.dps[1]}
+        precision.update(
+            taylor_tolerance=f"1e-{TOL_EXP10}",
+            taylor_orders={"exp_2R": cert["exp_2R"]["n"], "exp_rhs": cert["exp_rhs"]["n"]},
+            mpmath_dps=list(hp.dps),
+            crosscheck_rel_tol=f"1e-{REL_TOL_EXP10}",
+        )
+        return k0
+
+    def _kappa_result(self, k0: Fraction) -> ObligationResult:
+        goal = self.contract.bound_spec(config.BOUND_NAME).goal
+        if goal is None or k0 >= goal:
+            return _proved(KAPPA, Trust.RIGOROUS)
+        why = f"certified κ >= {decimal_str(k0, 12)} is below the goal {decimal_str(goal, 12)}"
+        return ObligationResult(KAPPA, Verdict.UNKNOWN, 1, Trust.RIGOROUS, (why,))
+
+    def local_proposer(self, seed: int) -> Proposer:
+        """Return the embedded optimiser over (P, Q, R) (see proposer.py)."""
+        from mathloop.targets.levinson_conrey.proposer import LocalProposer
+
+        return LocalProposer(self, seed)
+
+    def polish(self, payload: Any, seed: int) -> dict[str, Any] | None:
+        """Return a locally optimised payload with the structure (degrees, R, start) of `payload`."""
+        from mathloop.targets.levinson_conrey.proposer import polish_payload
+
+        return polish_payload(self, payload, seed)
+
+    def state_summary(self, state: Mapping[str, Any]) -> str:
+        """Return e.g. "deg P 3, deg Q 3, R = 13/10"."""
+        try:
+            return f"deg P {len(state['P']) - 1}, deg Q {len(state['Q']) - 1}, R = {state['R']}"
+        except (KeyError, TypeError):
+            return super().state_summary(state)
+
+    def graph_detail(self, obligation_id: str, state: Mapping[str, Any] | None) -> str | None:
+        """Return θ for theta-admissible, else None."""
+        if obligation_id == "theta-admissible":
+            return f"θ = {fraction_str(self.settings.theta)} < {fraction_str(self.settings.theta_sup)}"
+        return None
+
+
+def _proved(checker: str, trust: Trust) -> ObligationResult:
+    return ObligationResult(checker, Verdict.PROVED, 0, trust)
+
+
+def _refuted(checker: str, why: str) -> ObligationResult:
+    return ObligationResult(checker, Verdict.REFUTED, 1, Trust.EXACT, (why,))
+
+
+def _as_obligation(r: ObligationResult, obligation_id: str) -> ObligationResult:
+    """Return the result re-labelled with the contract's obligation id."""
+    return ObligationResult(obligation_id, r.verdict, r.rank, r.trust, r.reasons)

@@ -1,0 +1,103 @@
+"""The LP engine of the RH proposer: node values of r-hat that minimise J with P >= margin.
+
+Floats only: the result is a proposal, rationalised by the caller and certified by the checker.
+Positivity of P is imposed on a grid of [0, pi] plus the local minima found by refinement
+(cutting planes), so that the rationalised P is >= margin/2 up to solver tolerance.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+from scipy.optimize import linprog
+
+from mathloop.targets.pair_correlation.rh_functional import rh_functional
+
+
+@dataclass(frozen=True)
+class LpResult:
+    """A solved LP.
+
+    Attributes:
+        nodes: float node values (mass normalised to 1).
+        bound: 2 - J in floats (the LP's own estimate, not a certificate).
+        rounds: cutting-plane rounds used.
+    """
+
+    nodes: np.ndarray
+    bound: float
+    rounds: int
+
+
+def objective_weights(h: Fraction, n: int) -> np.ndarray:
+    """Return w with J = w . c for node values c (exact weights, converted to floats)."""
+    w = np.zeros(n)
+    for j in range(n):
+        e = [Fraction(0)] * n
+        e[j] = Fraction(1)
+        w[j] = float(rh_functional(h, h * n, e).J)
+    return w
+
+
+def _p_matrix(theta: np.ndarray, n: int) -> np.ndarray:
+    """Return the matrix M with (M c)_k = P(theta_k) = c_0 + 2 sum_j c_j cos(j theta_k)."""
+    m = 2.0 * np.cos(np.outer(theta, np.arange(n)))
+    m[:, 0] = 1.0
+    return m
+
+
+def _local_minima(c: np.ndarray, points: int) -> np.ndarray:
+    """Return the thetas of the local minima of P on [0, pi], refined by dense re-sampling."""
+    n = len(c)
+    theta = np.linspace(0.0, np.pi, points)
+    vals = _p_matrix(theta, n) @ c
+    idx = [i for i in range(points) if (i == 0 or vals[i] <= vals[i - 1]) and (i == points - 1 or vals[i] <= vals[i + 1])]
+    step = np.pi / (points - 1)
+    out = []
+    for i in idx:
+        t0 = theta[i]
+        for _ in range(3):  # zoom in 3 times by a factor 20
+            local = np.clip(np.linspace(t0 - step, t0 + step, 41), 0.0, np.pi)
+            v = _p_matrix(local, n) @ c
+            t0 = local[int(np.argmin(v))]
+            step /= 20
+        step = np.pi / (points - 1)
+        out.append(t0)
+    return np.array(out)
+
+
+def solve(h: Fraction, n: int, *, margin: float = 1e-7, grid_factor: int = 8, max_rounds: int = 12) -> LpResult | None:
+    """Return the LP optimum over node values for step h and n nodes (A = n h), or None if infeasible."""
+    w = objective_weights(h, n)
+    hf = float(h)
+    a_eq = np.array([[hf] + [2.0 * hf] * (n - 1)])
+    bounds = [(-20.0, 20.0)] * n
+    for j in range(n):
+        if j * h >= 1:
+            bounds[j] = (-20.0, 0.0)  # r-hat <= 0 for |alpha| >= 1
+    rows = []
+    j1 = int(1 // h)
+    if j1 * h != 1 and j1 + 1 < n:  # alpha = 1 inside a piece: its interpolated value <= 0
+        t = float((1 - j1 * h) / h)
+        row = np.zeros(n)
+        row[j1], row[j1 + 1] = 1 - t, t
+        rows.append(row)
+    theta = np.linspace(0.0, np.pi, grid_factor * n + 1)
+    result = None
+    for rnd in range(max_rounds):
+        a_ub = np.vstack([-_p_matrix(theta, n)] + ([np.array(rows)] if rows else []))
+        b_ub = np.concatenate([np.full(len(theta), -margin), np.zeros(len(rows))])
+        res = linprog(w, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=[1.0], bounds=bounds, method="highs")
+        if res.status != 0:
+            return None
+        c = res.x
+        result = LpResult(c, 2.0 - float(w @ c), rnd + 1)
+        minima = _local_minima(c, 16 * n + 1)
+        vals = _p_matrix(minima, n) @ c
+        bad = minima[vals < 0.5 * margin]
+        if len(bad) == 0:
+            break
+        theta = np.concatenate([theta, bad])
+    return result

@@ -1,0 +1,73 @@
+"""Local proposer for `pair-correlation-rh`: LP over node values, rationalised, finer as it stalls.
+
+Configurations (h, A) are tried in order of size; for each, the LP optimum (lp.solve) is rounded
+to multiples of 10^-12 and pre-screened with the exact positivity certificate; if the rounding
+breaks positivity the LP is re-solved with a 10x larger safety margin. A configuration that does
+not beat the head by the minimum improvement is skipped, so the proposer moves to more nodes
+(smaller h, larger A) when it stalls. The checker certifies whatever is proposed.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from mathloop.domain import fraction_str
+from mathloop.propose.base import Context, Proposal, payload_sha
+from mathloop.targets.pair_correlation import lp
+from mathloop.targets.pair_correlation.cosine_positivity import certify_cosine_nonnegative
+from mathloop.targets.pair_correlation.rh_functional import rh_functional
+
+CONFIGS = tuple(
+    (Fraction(1, d), Fraction(a))
+    for d, a in ((5, 2), (10, 2), (10, 3), (20, 3), (20, 4), (40, 4), (40, 5), (60, 5), (80, 5), (100, 5), (120, 5))
+)
+MARGINS = (1e-6, 1e-5, 1e-4)
+DENOMINATOR = 10**12
+
+
+class LpProposer:
+    """Deterministic (HiGHS is deterministic for a fixed problem); the seed is recorded only."""
+
+    name = "local"
+
+    def __init__(self, target: Any, seed: int) -> None:
+        self.target = target
+        self.seed = seed
+        self._cache: dict[tuple[Fraction, Fraction], tuple[dict[str, Any], Fraction] | None] = {}
+
+    def _candidate(self, h: Fraction, A: Fraction) -> tuple[dict[str, Any], Fraction] | None:
+        """Return (payload, exact B) for a configuration, or None if no margin gave P >= 0."""
+        key = (h, A)
+        if key not in self._cache:
+            self._cache[key] = None
+            n = int(A / h)
+            for margin in MARGINS:
+                res = lp.solve(h, n, margin=margin)
+                if res is None:
+                    break
+                nodes = [Fraction(round(x * DENOMINATOR), DENOMINATOR) for x in res.nodes]
+                if any(j * h >= 1 and c > 0 for j, c in enumerate(nodes)):
+                    continue
+                if certify_cosine_nonnegative(nodes).status != "nonnegative":
+                    continue
+                payload = {"h": fraction_str(h), "A": fraction_str(A), "nodes": [fraction_str(c) for c in nodes]}
+                self._cache[key] = (payload, rh_functional(h, A, nodes).B)
+                break
+        return self._cache[key]
+
+    def propose(self, ctx: Context) -> list[Proposal]:
+        """Return the smallest configuration whose certified-looking bound beats the head."""
+        spec = ctx.contract.bound_spec("proportion")
+        head = ctx.head.bounds.get("proportion") if ctx.head else None
+        floor = None if head is None else head + spec.min_improvement
+        for h, A in CONFIGS:
+            if A / h > self.target.max_nodes or h < self.target.h_min or A > self.target.a_max:
+                continue
+            got = self._candidate(h, A)
+            if got is None:
+                continue
+            payload, b = got
+            if (floor is None or b >= floor) and payload_sha(payload) not in ctx.seen:
+                return [Proposal(payload, self.name, {"h": fraction_str(h), "A": fraction_str(A), "lp_bound": fraction_str(b)})]
+        return []
