@@ -130,8 +130,8 @@ def _bound(path: Path, where: str, raw: Any) -> BoundSpec:
     if delta <= 0:
         raise ContractError(path, f"{where}.min_improvement", "must be > 0 (strict progress)")
     digits = raw.get("digits", 12)
-    if not isinstance(digits, int) or isinstance(digits, bool) or not 1 <= digits <= 60:
-        raise ContractError(path, f"{where}.digits", "must be an integer in [1, 60]")
+    if not isinstance(digits, int) or isinstance(digits, bool) or not 0 <= digits <= 60:
+        raise ContractError(path, f"{where}.digits", "must be an integer in [0, 60]")
     return BoundSpec(
         name=_str(path, f"{where}.name", raw["name"]),
         direction=direction,

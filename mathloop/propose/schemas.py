@@ -50,19 +50,24 @@ def rational_schema(limits: Mapping[str, Any] | None = None) -> dict[str, Any]:
             "maxLength": _limit(limits, ("max_string_chars",), _RATIONAL_MAX_CHARS)}
 
 
-def _coefficients(max_items: int, limits: Mapping[str, Any]) -> dict[str, Any]:
-    return {"type": "array", "items": rational_schema(limits), "minItems": 1, "maxItems": max_items}
+def _coefficients(max_items: int) -> dict[str, Any]:
+    return {"type": "array", "items": {"$ref": "#/$defs/rational"}, "minItems": 1, "maxItems": max_items}
 
 
 def levinson_conrey_schema(contract: Contract) -> dict[str, Any]:
-    """Return the schema of `{"P": [...], "Q": [...], "R": "..."}` (coefficients lowest degree first)."""
+    """Return the schema of `{"P": [...], "Q": [...], "R": "..."}` (coefficients lowest degree first).
+
+    The rational is defined once under $defs (fewer prompt tokens; OpenAI strict mode, vLLM and
+    both llama.cpp servers resolve local $refs).
+    """
     degree = _limit(contract.limits, ("max_degree", "degree_max", "degree"), 12)
     return {
+        "$defs": {"rational": rational_schema(contract.limits)},
         "type": "object",
         "properties": {
-            "P": _coefficients(degree + 1, contract.limits),
-            "Q": _coefficients(degree + 1, contract.limits),
-            "R": rational_schema(contract.limits),
+            "P": _coefficients(degree + 1),
+            "Q": _coefficients(degree + 1),
+            "R": {"$ref": "#/$defs/rational"},
         },
         "required": ["P", "Q", "R"],
         "additionalProperties": False,

@@ -114,6 +114,20 @@ def _probe(exe: str, args: Sequence[str]) -> tuple[bool, str]:
     return True, first
 
 
+def _probe_in(lake: str, project: Path) -> tuple[bool, str]:
+    """Return (works?, version) of `lake env lean --version` run inside the project copy."""
+    try:
+        p = subprocess.run([lake, "env", "lean", "--version"], capture_output=True, text=True, timeout=120,
+                           stdin=subprocess.DEVNULL, cwd=str(project))
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return False, f"{type(e).__name__}: {e}"
+    out = (p.stdout + "\n" + p.stderr).strip()
+    first = out.splitlines()[0] if out else "no output"
+    if p.returncode != 0 or any(h in out.lower() for h in _UNAVAILABLE_HINTS) or "lean" not in out.lower():
+        return False, f"exit {p.returncode}: {first}"
+    return True, first
+
+
 def _candidate(exe: str) -> tuple[Toolchain | None, str]:
     name = Path(exe).name.lower()
     if name.startswith("lake"):
@@ -203,7 +217,8 @@ def _judge(msgs: list[LeanMessage], other: list[str], theorems: Sequence[str], f
 
 def _workdir(root: Path, source: str, theorems: Sequence[str], project: Path) -> tuple[Path, int]:
     """Write a copy of the project plus the check file; return (file, first appended line)."""
-    for name in ("lakefile.toml", "lakefile.lean"):
+    # lean-toolchain too: an elan-managed `lake` then runs the pinned Lean, not whatever is default.
+    for name in ("lakefile.toml", "lakefile.lean", "lean-toolchain"):
         if (project / name).is_file():
             shutil.copy2(project / name, root / name)
     if (project / "Mathloop").is_dir():
@@ -240,6 +255,12 @@ def check_source(source: str, theorems: Sequence[str], *, toolchain: Toolchain |
         return LeanResult(Verdict.UNKNOWN, tc.reason, file_sha256=digest)
     with tempfile.TemporaryDirectory(prefix="mathloop-lean-") as tmp:
         path, first = _workdir(Path(tmp), source, theorems, project or project_dir())
+        if tc.kind == "lake":
+            ok, version = _probe_in(tc.executable, Path(tmp))
+            if not ok:
+                return LeanResult(Verdict.UNKNOWN, f"the project's toolchain is not available: {version}",
+                                  file_sha256=digest)
+            tc = Toolchain(tc.kind, tc.executable, version, "", tc.tried)
         if tc.kind == "lake" and re.search(r"^import Mathloop", source, re.M):
             built = run_process([tc.executable, "build", "Mathloop"], cwd=Path(tmp), timeout_s=timeout_s,
                                 memory_mb=memory_mb)

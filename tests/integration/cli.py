@@ -22,3 +22,12 @@ def mathloop_json(*args: str, timeout: float = 300):
     proc = mathloop(*args, "--json", timeout=timeout)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
+
+
+def invoke(*args: str):
+    """Run the CLI in-process (fast; same code path as the console script); return click's Result."""
+    from typer.testing import CliRunner
+
+    from mathloop.cli.app import app
+
+    return CliRunner().invoke(app, list(args), catch_exceptions=False, env={"COLUMNS": "200", "NO_COLOR": "1"})

@@ -11,7 +11,7 @@ from decimal import Decimal
 
 import pytest
 
-from tests.integration.cli import ROOT, mathloop, mathloop_json
+from tests.integration.cli import ROOT, invoke, mathloop, mathloop_json
 
 SEED = {"P": ["0", "1"], "Q": ["1", "-1"], "R": "13/10"}
 
@@ -55,8 +55,11 @@ def test_second_run_resumes_from_the_head(store):
 def test_check_reproduces_the_reference_values(tmp_path):
     out = mathloop_json("check", "levinson-conrey", "--candidate", write(tmp_path, SEED))
     assert out["ok"] and out["bounds"]["kappa"] == "0.386839251075"
-    out = mathloop_json("check", "levinson", "--candidate", write(tmp_path, SEED))
+    assert out["evidence"]["artifacts"]["highprec"]["kappa"].startswith("0.3868392510752201381")
+    res = invoke("check", "levinson", "--candidate", write(tmp_path, SEED), "--json")
+    out = json.loads(res.stdout)
     assert out["bounds"]["kappa"] == "0.342735254170"
+    assert out["evidence"]["artifacts"]["highprec"]["kappa"].startswith("0.3427352541702084852")
 
 
 @pytest.mark.parametrize(
@@ -76,9 +79,9 @@ def test_check_reproduces_the_reference_values(tmp_path):
     ],
 )
 def test_bad_candidates_are_refused_with_a_reason(tmp_path, payload, exit_code, reason):
-    proc = mathloop("check", "levinson-conrey", "--candidate", write(tmp_path, payload), "--json")
-    assert proc.returncode == exit_code, (proc.stdout, proc.stderr)
-    out = json.loads(proc.stdout)
+    res = invoke("check", "levinson-conrey", "--candidate", write(tmp_path, payload), "--json")
+    assert res.exit_code == exit_code, (res.stdout, res.stderr)
+    out = json.loads(res.stdout)
     assert out["ok"] is False and "kappa" not in out["bounds"]
     assert any(reason in r for r in out["reasons"]), out["reasons"]
 

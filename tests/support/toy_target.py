@@ -75,7 +75,7 @@ class ToyTarget(Target):
     def parse(self, payload: Any) -> dict:
         if not isinstance(payload, dict) or "x" not in payload:
             raise Malformed("payload: must be an object with key 'x'")
-        extra = set(payload) - {"x", "crash", "sleep", "cheat"}
+        extra = set(payload) - {"x", "crash", "sleep", "cheat", "pidfile"}
         if extra:
             raise Malformed(f"{sorted(extra)[0]}: unknown key")
         if not isinstance(payload["x"], str) or len(payload["x"]) > 40:
@@ -84,7 +84,7 @@ class ToyTarget(Target):
             x = Fraction(payload["x"])
         except (ValueError, ZeroDivisionError):
             raise Malformed(f"x: not a rational: {payload['x']!r}") from None
-        return {"x": x, **{k: payload[k] for k in ("crash", "sleep", "cheat") if k in payload}}
+        return {"x": x, **{k: payload[k] for k in ("crash", "sleep", "cheat", "pidfile") if k in payload}}
 
     def check(self, parent_state: Mapping[str, Any] | None, c: dict) -> Evidence:
         if c.get("crash"):
@@ -92,6 +92,9 @@ class ToyTarget(Target):
         if c.get("sleep"):
             child = os.fork()  # a grandchild that would outlive a naive kill
             if child == 0:
+                if c.get("pidfile"):
+                    with open(c["pidfile"], "w") as f:
+                        f.write(str(os.getpid()))
                 time.sleep(float(c["sleep"]) * 10)
                 os._exit(0)
             time.sleep(float(c["sleep"]))

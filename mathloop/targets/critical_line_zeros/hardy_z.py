@@ -65,7 +65,7 @@ def ball_strings(x: arb, digits: int = 20) -> tuple[str, str]:
     """Return (mid, rad) decimal strings of a ball that encloses x (Arb's printed enclosure).
 
     >>> ball_strings(arb(1) / 4)
-    ('0.25', '0')
+    ('0.25000000000000000000', '0')
     """
     s = x.str(digits, radius=True)
     if s.startswith("[") and s.endswith("]"):

@@ -1,0 +1,2 @@
+import MathloopReal.ExpBounds
+import MathloopReal.Kappa
