@@ -40,6 +40,10 @@ class Target(ABC):
 
         Subclasses extend this (call super()) to validate their own parameters and limits.
         """
+        for key in ("check_timeout_s", "default_budget"):  # read by the loop and the CLI, not the target
+            value = contract.limits.get(key)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+                raise ContractError(contract.path, f"limits.{key}", "must be a positive integer")
         for o in contract.checked:
             if o.checker not in cls.checks:
                 raise ContractError(

@@ -25,6 +25,10 @@ GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 MODEL_ALIAS = "smollm2-135m"
 # llama-cpp-python's default context (2048 tokens) is too small for a prompt with negative examples.
 N_CTX = 4096
+# One thread by default: the mathloop run and its checker share the 2 cores, and llama.cpp's
+# spinning worker threads slow down sharply when oversubscribed (measured: first request 29.6 s
+# with 2 threads vs 18.6 s with 1 on a loaded 2-core machine). MATHLOOP_MODEL_THREADS overrides.
+DEFAULT_THREADS = int(os.environ.get("MATHLOOP_MODEL_THREADS", "1"))
 
 
 @dataclass(frozen=True)
@@ -96,7 +100,7 @@ def stop(proc: subprocess.Popen) -> None:
 
 
 @contextlib.contextmanager
-def serve_model(n_threads: int = 2, ready_timeout_s: float = 180.0, log_dir: Path | None = None) -> Iterator[ModelServer]:
+def serve_model(n_threads: int = DEFAULT_THREADS, ready_timeout_s: float = 180.0, log_dir: Path | None = None) -> Iterator[ModelServer]:
     """Yield a running llama-cpp-python server for SmolLM2-135M; always stop it on exit."""
     port = free_port()
     log = Path(log_dir or tempfile.mkdtemp(prefix="mathloop-model-")) / "llama_server.log"

@@ -27,7 +27,7 @@ META_KEYS = {"model", "latency_s", "prompt_tokens", "completion_tokens", "finish
              "response_format_mode", "attempts"}
 
 
-def mathloop(*args: str, env: dict[str, str], timeout: float = 900) -> subprocess.CompletedProcess:
+def mathloop(*args: str, env: dict[str, str], timeout: float = 1700) -> subprocess.CompletedProcess:
     """Run the `mathloop` CLI of this interpreter and return the completed process."""
     return subprocess.run([sys.executable, "-c", "from mathloop.cli.app import main; main()", *args],
                           capture_output=True, text=True, env=env, timeout=timeout)
@@ -46,6 +46,7 @@ def cli_env(tmp_path: Path) -> dict[str, str]:
     return env
 
 
+@pytest.mark.timeout(1800)  # a 135M model on 2 shared cores: minutes, not seconds
 def test_a_real_model_session_records_every_candidate_and_commits_only_through_the_gate(
         tmp_path: Path, cli_env: dict[str, str]) -> None:
     why = missing_requirements()

@@ -44,7 +44,7 @@ def read_settings(contract: Contract) -> Settings:
     """Return the typed settings. Raises ContractError naming the table and key."""
     p, lim = contract.parameters, contract.limits
     known_p = {"precision_ladder", "height_digits", "crosscheck_stride", "crosscheck_dps", "check_workers", "chunk_gram_intervals"}
-    known_l = {"check_timeout_s", "max_gram_index", "max_blocks_per_chunk", "max_block_length", "max_points_per_block", "max_point_chars"}
+    known_l = {"check_timeout_s", "default_budget", "max_gram_index", "max_blocks_per_chunk", "max_block_length", "max_points_per_block", "max_point_chars"}
     for table, d, known in (("parameters", p, known_p), ("limits", lim, known_l)):
         unknown = sorted(set(d) - known)
         if unknown:

@@ -16,7 +16,7 @@ BOUND_NAME = "kappa"
 _PARAMETERS = {"theta", "theta_sup"}
 _LIMITS = {
     "max_degree", "max_numerator", "max_denominator", "r_max", "max_string_chars", "max_exponent",
-    "max_payload_bytes", "check_timeout_s",
+    "max_payload_bytes", "check_timeout_s", "default_budget",
 }
 
 
