@@ -1,2 +1,3 @@
 import MathloopReal.ExpBounds
 import MathloopReal.Kappa
+import MathloopReal.Bridge

@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 
 from mathloop.cli.common import DB_HELP, bounds_json, console, fail, hypotheses_line, open_contract, print_json
-from mathloop.domain import Verdict
+from mathloop.domain import Verdict, canonical_json
 from mathloop.search.gate import beyond_class_maximum, gate
 from mathloop.search.runner import InProcessRunner
 from mathloop.store.engine import StoreError, make_engine
@@ -28,22 +28,43 @@ def _read_candidate(path: Path) -> Any:
         return json.loads(path.read_text(encoding="utf-8"), parse_constant=_no_constants)
     except (UnicodeDecodeError, ValueError) as e:
         fail(f"--candidate {path}: not valid JSON: {e}")
+    except RecursionError:
+        fail(f"--candidate {path}: JSON nested too deeply")
 
 
 def _no_constants(name: str):
     raise ValueError(f"non-finite number {name}")
 
 
-def _parent_state(target: str, db: str | None, contract, envelope: dict | None):
+def _parent_state(db: str | None, contract, envelope: dict | None):
+    """Return (parent state, where it came from, confirmed).
+
+    A certificate file's own parent_state is a claim, not a fact: it is confirmed only when it
+    is the root (None) or equals the state of a commit in the given store.
+    """
     if envelope is not None and "parent_state" in envelope:
-        return envelope["parent_state"], "certificate file"
+        parent = envelope["parent_state"]
+        if parent is None:
+            return None, "root", True
+        if db is None:
+            return parent, "certificate file (unconfirmed: pass --db, or check the export's manifest.json)", False
+        repo = _repo(db)
+        wanted = canonical_json(parent)
+        for c in repo.commits(contract.sha256):
+            if canonical_json(c.state) == wanted:
+                return parent, f"commit {c.hash[:12]}", True
+        return parent, "certificate file (its parent state is not a commit of this store)", False
     if db is None:
-        return None, "none"
+        return None, "none", True
+    head = _repo(db).head(contract.sha256)
+    return (head.state, f"head {head.hash[:12]}", True) if head else (None, "none", True)
+
+
+def _repo(db: str) -> Repository:
     try:
-        head = Repository(make_engine(db, create=False)).head(contract.sha256)
+        return Repository(make_engine(db, create=False))
     except StoreError as e:
         fail(str(e))
-    return (head.state, f"head {head.hash[:12]}") if head else (None, "none")
 
 
 def check(
@@ -58,10 +79,10 @@ def check(
     envelope = payload if isinstance(payload, dict) and "mathloop_certificate" in payload else None
     if envelope is not None:
         payload = envelope.get("candidate")
-    parent, parent_from = _parent_state(target, db, contract, envelope)
-    head = None
-    if db is not None and envelope is None:
-        head = Repository(make_engine(db, create=False)).head(contract.sha256)
+    if isinstance(payload, dict) and "files" in payload and candidate.name == "manifest.json":
+        return _check_chain(contract, candidate, payload, as_json)
+    parent, parent_from, confirmed = _parent_state(db, contract, envelope)
+    head = _repo(db).head(contract.sha256) if db is not None and envelope is None else None
     out = InProcessRunner().check(contract, parent, payload)
     if out.malformed is not None:
         if as_json:
@@ -72,18 +93,24 @@ def check(
             print_json({"ok": False, "error": True, "bounds": {}, "reasons": [out.error]})
         fail(out.error, 1)
     ev = out.evidence
+    if confirmed and isinstance(ev.state, dict) and ev.state.get("conditional_on_parent"):
+        confirmed, parent_from = False, "taken from the payload itself (unconfirmed)"
     beyond = beyond_class_maximum(contract, ev)
     refuted = [r for r in ev.results if r.verdict in (Verdict.REFUTED, Verdict.ERROR)]
-    ok = not refuted and beyond is None and all(b.name in ev.bounds for b in contract.bounds)
+    ok = confirmed and not refuted and beyond is None and all(b.name in ev.bounds for b in contract.bounds)
     reasons = ev.reasons() + ([beyond] if beyond else [])
+    if not confirmed:
+        reasons.append(f"parent state not confirmed ({parent_from}): the bounds below hold only if it is true")
     would = gate(contract, head.scores if head else None, ev).label.value if head else None
     if as_json:
         print_json({
             "ok": ok,
-            "bounds": bounds_json(contract, ev.bounds) if beyond is None else {},
-            "bounds_exact": {k: str(v) for k, v in ev.bounds.items()} if beyond is None else {},
+            "bounds": bounds_json(contract, ev.bounds) if beyond is None and confirmed else {},
+            "bounds_exact": {k: str(v) for k, v in ev.bounds.items()} if beyond is None and confirmed else {},
+            "conditional_bounds": {} if confirmed or beyond else bounds_json(contract, ev.bounds),
             "reasons": reasons,
             "parent": parent_from,
+            "parent_confirmed": confirmed,
             "label_against_head": would,
             "hypotheses": [{"id": h.id, "citation": h.citation} for h in contract.hypotheses],
             "evidence": ev.to_json(),
@@ -96,11 +123,65 @@ def check(
             colour = {"PROVED": "green", "REFUTED": "red"}.get(r.verdict.value, "yellow")
             t.add_row(r.id, f"[{colour}]{r.verdict.value}[/]", str(r.rank), r.trust.value, "; ".join(r.reasons))
         console.print(t)
-        console.print("certified: " + (", ".join(f"{k} = {v}" for k, v in bounds_json(contract, ev.bounds).items())
+        if not confirmed:
+            console.print(f"[red]conditional[/]: parent state {parent_from}")
+        console.print(("certified: " if confirmed else "conditionally certified: ") + (", ".join(f"{k} = {v}" for k, v in bounds_json(contract, ev.bounds).items())
                                        if beyond is None else "nothing (" + beyond + ")"))
         console.print(f"rests on: {hypotheses_line(contract)}", highlight=False)
         if would:
             console.print(f"against the head: {would}")
         console.print("[green]ok[/]" if ok else "[red]refused[/]")
+    if not ok:
+        raise typer.Exit(1)
+
+
+def _check_chain(contract, manifest_path: Path, manifest: dict, as_json: bool) -> None:
+    """Re-verify an exported certificate chain from the root: each file's parent must be the state
+    the previous file's re-check produced (never the state the file claims)."""
+    from mathloop.domain import sha256_hex
+
+    files = manifest.get("files")
+    if not isinstance(files, list) or not files:
+        fail(f"--candidate {manifest_path}: manifest has no files")
+    runner, reasons, ev = InProcessRunner(), [], None
+    root = runner.check(contract, None, dict(contract.seed))  # the chain starts at the contract's seed
+    if root.evidence is None:
+        fail(f"{contract.path}: seed: {root.malformed or root.error}", 1)
+    parent = root.evidence.state
+    for i, entry in enumerate(files):
+        path = manifest_path.parent / str(entry.get("file", ""))
+        if path.parent != manifest_path.parent or not path.is_file():
+            fail(f"--candidate {manifest_path}: files[{i}]: {path.name} missing or outside the export")
+        if sha256_hex(path.read_bytes()) != entry.get("sha256"):
+            reasons.append(f"{path.name}: sha256 does not match the manifest")
+            break
+        env = _read_candidate(path)
+        if not isinstance(env, dict) or "candidate" not in env:
+            fail(f"--candidate {path}: not a certificate file")
+        if canonical_json(env.get("parent_state")) != canonical_json(parent):
+            reasons.append(f"{path.name}: parent_state differs from the state re-verified from the previous file")
+            break
+        out = runner.check(contract, parent, env["candidate"])
+        if out.evidence is None:
+            reasons.append(f"{path.name}: {out.malformed or out.error}")
+            break
+        ev = out.evidence
+        bad = [r for r in ev.results if r.verdict in (Verdict.REFUTED, Verdict.ERROR)]
+        if bad or beyond_class_maximum(contract, ev):
+            reasons += [f"{path.name}: {r}" for r in ev.reasons()] or [f"{path.name}: refused"]
+            break
+        parent = ev.state
+    ok = not reasons and ev is not None
+    result = {"ok": ok, "bounds": bounds_json(contract, ev.bounds) if ok else {},
+              "bounds_exact": {k: str(v) for k, v in ev.bounds.items()} if ok else {},
+              "reasons": reasons, "files": len(files), "parent": "root (whole chain re-verified)",
+              "parent_confirmed": True}
+    if as_json:
+        print_json(result)
+    else:
+        console.print(f"{manifest_path}: {len(files)} certificate(s) re-verified from the root" if ok
+                      else f"[red]refused[/]: {'; '.join(reasons)}")
+        if ok:
+            console.print("certified: " + ", ".join(f"{k} = {v}" for k, v in result["bounds"].items()))
     if not ok:
         raise typer.Exit(1)

@@ -123,10 +123,14 @@ _CONREY = ("Conrey's mean-value theorem (Conrey, J. reine angew. Math. 399, 1989
 
 def _q(d: Mapping[str, Any], key: str) -> Fraction:
     v = d.get(key)
+    if isinstance(v, Fraction) or (isinstance(v, int) and not isinstance(v, bool)):
+        return Fraction(v)
     if not isinstance(v, str) or not re.fullmatch(r"-?\d{1,20000}(/\d{1,20000})?", v):
         raise RenderError(f"certificate.{key}: expected a rational string 'p/q', got {v!r}")
-    q = Fraction(v)
-    return q
+    try:
+        return Fraction(v)
+    except ZeroDivisionError:
+        raise RenderError(f"certificate.{key}: zero denominator") from None
 
 
 def _z(d: Mapping[str, Any], key: str) -> int:

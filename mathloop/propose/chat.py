@@ -148,6 +148,10 @@ class ChatEndpoint:
                 reason = self.redact(f"invalid response: {e}")[:_ERROR_BODY_CHARS]
             except ValueError as e:  # a 200 whose body is not JSON at all (JSONDecodeError, pydantic)
                 reason = self.redact(f"invalid response body: {type(e).__name__}: {e}")[:_ERROR_BODY_CHARS]
+            except Exception as e:  # noqa: BLE001 - transport errors openai does not wrap (e.g. InvalidURL)
+                # Recorded as a failed attempt with its reason and counted towards StopSession: a
+                # broken endpoint may end the session, never crash the loop.
+                reason = self.redact(f"transport error: {type(e).__name__}: {e}")[:_ERROR_BODY_CHARS]
             else:
                 reply = self._reply(resp, messages, time.monotonic() - start, attempts, mode)
                 if reply is not None:

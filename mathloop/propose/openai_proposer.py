@@ -10,12 +10,14 @@ StopSession when the token budget is spent or the endpoint gave nothing usable f
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
+from urllib.parse import urlsplit
 
 from mathloop.propose.base import Context, Proposal, StopSession, payload_sha
 from mathloop.propose.chat import ChatEndpoint, ChatReply, Redactor, RequestFailed, RetryPolicy
@@ -262,14 +264,44 @@ class OpenAIProposer:
         return polished
 
 
+def check_base_url(url: str) -> str:
+    """Return the endpoint URL unchanged if it is a usable http(s) URL.
+
+    >>> check_base_url("http://127.0.0.1:8001/v1")
+    'http://127.0.0.1:8001/v1'
+
+    Raises:
+        ValueError: "base_url: <reason>" (the CLI shows it as a bad parameter).
+    """
+    try:
+        parts = urlsplit(url)
+        port = parts.port  # raises on a malformed port
+    except ValueError as e:
+        raise ValueError(f"base_url: {e}") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"base_url: expected http(s)://HOST[:PORT]/PATH, got {url!r}")
+    if all(c.isdigit() or c == "." for c in parts.hostname):
+        try:
+            ipaddress.ip_address(parts.hostname)
+        except ValueError:
+            raise ValueError(f"base_url: invalid IPv4 address {parts.hostname!r}") from None
+    del port
+    return url
+
+
 def build_openai_proposer(contract: Any, target: Any, options: OpenAIOptions, *, polish_seed: int | None = None,
                           sleep: Callable[[float], None] = time.sleep) -> OpenAIProposer:
     """Return the model proposer (`openai:MODEL`, or `openai+local:MODEL` when polish_seed is set).
 
     The base URL defaults to $OPENAI_BASE_URL; the key is read from $OPENAI_API_KEY only (a
     placeholder when unset, for local servers) and never leaves the HTTP client.
+
+    Raises:
+        ValueError: the base URL is not a usable http(s) URL.
     """
     base_url = options.base_url or os.environ.get("OPENAI_BASE_URL") or None
+    if base_url is not None:
+        check_base_url(base_url)
     env_key = os.environ.get("OPENAI_API_KEY") or None
     schema = candidate_schema(contract, target)
     endpoint = ChatEndpoint(

@@ -23,12 +23,9 @@ needs_lean = pytest.mark.skipif(not _TC.available, reason=f"no Lean toolchain: {
 
 @pytest.fixture(scope="module")
 def seed():
-    from mathloop.contract import load_contract
-    from mathloop.targets import build_target
+    from tests.support.lean_evidence import lc_evidence
 
-    contract = load_contract("levinson-conrey")
-    target = build_target(contract)
-    return contract, target.check(None, target.parse(dict(contract.seed)))
+    return lc_evidence(["0", "1"], ["1", "-1"], "13/10")
 
 
 @needs_lean

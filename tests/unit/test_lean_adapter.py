@@ -18,6 +18,7 @@ from mathloop.domain import Verdict
 from mathloop.verify.lean import Toolchain, check_source, discover, parse_messages
 from mathloop.verify.lean_commit import check_commit, doctor_report
 from mathloop.verify.lean_process import LeanCrash, LeanTimeout
+from tests.support.lean_evidence import lc_evidence
 
 STANDIN = r'''
 import json, os, re, resource, signal, subprocess, sys, time
@@ -181,12 +182,7 @@ def test_adapter_discovers_mathloop_lean_first(standin, monkeypatch):
 
 
 def test_adapter_commit_status_pending_without_toolchain_checked_with_standin(standin, monkeypatch):
-    from mathloop.contract import load_contract
-    from mathloop.targets import build_target
-
-    contract = load_contract("levinson-conrey")
-    target = build_target(contract)
-    ev = target.check(None, target.parse(dict(contract.seed)))
+    contract, ev = lc_evidence(["0", "1"], ["1", "-1"], "13/10")
     monkeypatch.setenv("PATH", str(standin("noshim").parent))
     pending = check_commit(contract, "ab" * 32, ev)
     assert pending.status == "pending" and "no default toolchain" in pending.messages[0]
@@ -208,3 +204,16 @@ def test_adapter_doctor_reports_state_and_install_steps(standin, monkeypatch):
 def test_adapter_pinned_toolchain_missing_inside_project_is_unknown(standin):
     res = check_source(SRC, ["T.t"], toolchain=_tc(standin("noshim", "lake"), "lake"), timeout_s=30)
     assert res.verdict is Verdict.UNKNOWN and "not available" in res.reason
+
+
+def test_lean_dojo_path_reports_what_is_missing_without_importing_it(standin, monkeypatch):
+    import mathloop.verify.lean_dojo as dojo
+
+    monkeypatch.setenv("PATH", str(standin("noshim").parent))
+    monkeypatch.setattr(dojo.importlib.util, "find_spec", lambda name: None)
+    info = dojo.availability()
+    assert info["available"] is False and any("lean-dojo" in m for m in info["missing"])
+    assert any("toolchain" in m for m in info["missing"]) and "lean_dojo" not in sys.modules
+    with pytest.raises(dojo.DojoUnavailable, match="lean-dojo"):
+        with dojo.DojoSession(".", "Lemmas/Foo.lean", "Lemmas.foo"):
+            pass

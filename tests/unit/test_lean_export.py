@@ -11,6 +11,7 @@ import pytest
 from mathloop.export import lean_project
 from mathloop.export.lean_project import ExportError, export_lean_project
 from mathloop.verify.lean_commit import LeanCommitStatus
+from tests.support.lean_evidence import lc_evidence
 
 PAYLOADS = [{"P": ["0", "1"], "Q": ["1", "-1"], "R": "13/10"},
             {"P": ["0", "1"], "Q": ["1", "-1"], "R": "6/5"},
@@ -20,15 +21,11 @@ PAYLOADS = [{"P": ["0", "1"], "Q": ["1", "-1"], "R": "13/10"},
 @pytest.fixture(scope="module")
 def chain():
     """Return (contract, commits) for a 3-commit chain of real levinson-conrey evidence."""
-    from mathloop.contract import load_contract
     from mathloop.export.lean_render import render_commit
-    from mathloop.targets import build_target
 
-    contract = load_contract("levinson-conrey")
-    target = build_target(contract)
     commits, parent = [], None
     for seq, p in enumerate(PAYLOADS):
-        ev = target.check(None, target.parse(p))
+        contract, ev = lc_evidence(p["P"], p["Q"], p["R"])
         h = hashlib.sha256(f"{parent}{seq}".encode()).hexdigest()
         commits.append({"hash": h, "parent": parent, "seq": seq, "evidence": ev, "lean_status": None})
         parent = h
@@ -52,6 +49,7 @@ def test_manifest_hashes_match_files_and_chain(chain, tmp_path):
         assert hashlib.sha256((tmp_path / "out" / rel).read_bytes()).hexdigest() == digest
     for c, e in zip(commits, m["commits"]):
         assert e["evidence_sha256"] == hashlib.sha256(c["evidence"].canonical_bytes()).hexdigest()
+        assert e["artifact_sha256"] and e["module"] == f"Certs.C{c['hash']}"
         assert (tmp_path / "out" / e["module"].replace(".", "/") / "Statement.lean").is_file()
 
 

@@ -12,29 +12,20 @@ from mathloop.export import lean_mirror as mirror
 from mathloop.export.lean_render import RenderError, module_name, render_commit
 from mathloop.export.lean_text import valid_dotted
 from mathloop.verify.lean_source import scan
+from tests.support.lean_evidence import lc_evidence, pc_evidence, real_target_evidence
 
 H1, H2 = "ab" * 32, "cd" * 32
 
 
 @pytest.fixture(scope="module")
 def lc():
-    """Return (contract, evidence) of the levinson-conrey seed, checked by the real target."""
-    from mathloop.contract import load_contract
-    from mathloop.targets import build_target
-
-    contract = load_contract("levinson-conrey")
-    target = build_target(contract)
-    return contract, target.check(None, target.parse(dict(contract.seed)))
+    """Return (contract, evidence) of the seed P = x, Q = 1 − x, R = 13/10 (certificate in Fractions)."""
+    return lc_evidence(["0", "1"], ["1", "-1"], "13/10")
 
 
 @pytest.fixture(scope="module")
 def pc():
-    from mathloop.contract import load_contract
-    from mathloop.targets import build_target
-
-    contract = load_contract("pair-correlation")
-    target = build_target(contract)
-    return contract, target.check(None, target.parse({"g": ["1", "0", "-3"]}))
+    return pc_evidence(["1", "-3"])
 
 
 def _with_cert(ev: Evidence, **changes) -> Evidence:
@@ -110,9 +101,10 @@ def test_non_symmetric_q_is_refused_not_rendered(lc):
         render_commit(contract, H1, _with_cert(ev, Q=["1", "-1", "1/2"]))
 
 
-def test_malformed_certificate_field_is_a_render_error(lc):
+@pytest.mark.parametrize("bad", ["1e400", "1/0", "nan", None, "1/-3"])
+def test_malformed_certificate_field_is_a_render_error(lc, bad):
     with pytest.raises(RenderError, match="certificate.R"):
-        render_commit(lc[0], H1, _with_cert(lc[1], R="1e400"))
+        render_commit(lc[0], H1, _with_cert(lc[1], R=bad))
 
 
 def test_critical_line_zeros_is_never_rendered(lc):
@@ -134,3 +126,17 @@ def test_pair_correlation_renders_moments_and_b_identity(pc):
 def test_bad_commit_hash_is_refused(lc):
     with pytest.raises(RenderError):
         render_commit(lc[0], "not-a-hash", lc[1])
+
+
+def test_real_targets_evidence_renders(tmp_path):
+    """Through the real contract files and target classes (seed candidates)."""
+    for name in ("levinson-conrey", "pair-correlation"):
+        contract, ev = real_target_evidence(name)
+        r = render_commit(contract, H1, ev)
+        assert r is not None and scan(r.statement) == () and scan(r.proof) == ()
+
+
+def test_higher_degree_candidate_renders_and_reverifies():
+    contract, ev = lc_evidence(["0", "3/2", "-1/2"], ["1", "-2", "2", "-4/3"], "13/10")
+    r = render_commit(contract, H2, ev)
+    assert "def Q_coeffs : List Int := [3, -6, 6, -4]" in r.statement and "def Q_den : Nat := 3" in r.statement

@@ -327,6 +327,13 @@ def test_a_dead_endpoint_stops_the_session_with_a_clear_message() -> None:
     assert prop.stats().requests == 4 and prop.stats().failed_requests == 4
 
 
+@pytest.mark.parametrize("url", ["http://256.1.1.1:80/v1", "http://[::1:80/v1", "localhost:8000/v1", "ftp://h/v1",
+                                 "http://h:99999/v1"])
+def test_an_unusable_base_url_is_refused_at_build_time(url: str) -> None:
+    with pytest.raises(ValueError, match="^base_url: "):
+        build_openai_proposer(stub_contract(), StubTarget(), OpenAIOptions(model="m", base_url=url))
+
+
 def test_consecutive_failed_rounds_stop_the_session() -> None:
     with FakeChatServer([], default=Reply({"error": "overloaded"}, 503)) as srv:
         prop = proposer(srv, max_retries=1, max_consecutive_failures=3)

@@ -28,9 +28,10 @@ theorem partial_sum_le_taylor_upper {x : ℝ} (hx : 0 ≤ x) {m : ℕ} (hxm : x 
   have hm1 : (0 : ℝ) < m + 1 := by positivity
   have hgap : (0 : ℝ) < m + 1 - x := by linarith
   set q : ℝ := x / (m + 1) with hq_def
-  have hq0 : 0 ≤ q := by positivity
+  have hq0 : 0 ≤ q := div_nonneg hx hm1.le
   have hq1 : q < 1 := by rw [hq_def, div_lt_one hm1]; exact hxm
-  have htail0 : 0 ≤ x ^ m / (m.factorial : ℝ) * ((m + 1) / (m + 1 - x)) := by positivity
+  have htail0 : 0 ≤ x ^ m / (m.factorial : ℝ) * ((m + 1) / (m + 1 - x)) :=
+    mul_nonneg (div_nonneg (pow_nonneg hx m) (by positivity)) (div_nonneg hm1.le hgap.le)
   rcases le_or_gt j m with hj | hj
   · have hmono : ∑ i ∈ range j, x ^ i / (i.factorial : ℝ) ≤ ∑ i ∈ range m, x ^ i / (i.factorial : ℝ) :=
       sum_le_sum_of_subset_of_nonneg (range_mono hj) (fun _ _ _ => by positivity)

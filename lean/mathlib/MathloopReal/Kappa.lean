@@ -32,6 +32,7 @@ theorem taylorNum_div (p q n : ℕ) (hq : 0 < q) :
     (Mathloop.taylorNum p q n : ℝ) / (Mathloop.taylorDen q n : ℝ) =
       ∑ i ∈ range (n + 1), ((p : ℝ) / q) ^ i / (i.factorial : ℝ) := by
   have hq' : (0 : ℝ) < q := by exact_mod_cast hq
+  have hq0 : (q : ℝ) ≠ 0 := hq'.ne'
   induction n with
   | zero => simp [Mathloop.taylorNum, Mathloop.taylorDen]
   | succ n ih =>

@@ -27,8 +27,8 @@ _BLOCK_KEYS = {"end", "points"}
 _EXPORT_KEYS = {"mathloop_certificate", "target", "seq", "commit", "checker", "checker_version", "chunk", EXPORT_KEY,
                 "parent_state", "state", "bounds", "precision"}
 _STATE_KEYS = {"last_gram_index", "blocks_verified", "tail", "bad_gram_points", "first_bad_gram", "longest_block"}
-_DECIMAL = re.compile(r"^[0-9]{1,12}(\.[0-9]{1,40})?$")
-_RATIO = re.compile(r"^[0-9]{1,60}/[1-9][0-9]{0,59}$")
+_DECIMAL = re.compile(r"[1-9][0-9]{0,11}(\.[0-9]{1,40})?|0\.[0-9]{1,40}")  # fullmatch: no stray newline
+_RATIO = re.compile(r"[1-9][0-9]{0,59}/[1-9][0-9]{0,59}")
 TAIL = 8
 
 
@@ -140,7 +140,7 @@ def parse_point(where: str, v: Any, limits: Limits) -> Fraction:
         raise Malformed(f"{where}: must be a string (an exact rational such as \"282.46\" or \"14127/50\")")
     if len(v) > limits.max_point_chars:
         raise Malformed(f"{where}: longer than {limits.max_point_chars} characters")
-    if not (_DECIMAL.match(v) or _RATIO.match(v)):
+    if not (_DECIMAL.fullmatch(v) or _RATIO.fullmatch(v)):
         raise Malformed(f"{where}: not a positive decimal or p/q: {v[:40]!r}")
     q = Fraction(v)
     if q <= 0:

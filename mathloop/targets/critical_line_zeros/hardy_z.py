@@ -10,6 +10,7 @@ A sign counts only when the ball excludes 0.
 
 from __future__ import annotations
 
+import decimal
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
@@ -62,18 +63,35 @@ def z_ball_gram(n: int, prec: int) -> arb:
 
 
 def ball_strings(x: arb, digits: int = 20) -> tuple[str, str]:
-    """Return (mid, rad) decimal strings of a ball that encloses x (Arb's printed enclosure).
+    """Return (mid, rad) decimal strings of a ball that encloses x and excludes 0 whenever x does.
+
+    The midpoint is rounded to `digits` significant digits (more if needed) and the radius is
+    widened by the rounding error and rounded up, so the printed ball is a true enclosure and
+    never shows 0 for a sign that the Arb ball certified.
 
     >>> ball_strings(arb(1) / 4)
-    ('0.25000000000000000000', '0')
+    ('0.25', '0')
     """
-    s = x.str(digits, radius=True)
-    if s.startswith("[") and s.endswith("]"):
-        s = s[1:-1]
-    if "+/-" in s:
-        mid, rad = (p.strip() for p in s.split("+/-"))
-        return (mid or "0"), rad
-    return s.strip(), "0"
+    mid, rad = _exact(x.mid()), _exact(x.rad())
+    d = digits
+    while True:
+        with decimal.localcontext(prec=d, rounding=decimal.ROUND_HALF_EVEN):
+            mid_d = decimal.Decimal(mid.numerator) / decimal.Decimal(mid.denominator)
+        slack = rad + abs(mid - Fraction(mid_d))
+        with decimal.localcontext(prec=3, rounding=decimal.ROUND_CEILING):
+            rad_d = decimal.Decimal(slack.numerator) / decimal.Decimal(slack.denominator)
+        if sign_of(x) == 0 or abs(Fraction(mid_d)) > Fraction(rad_d):
+            return _plain(mid_d), _plain(rad_d)
+        d *= 2
+
+
+def _exact(v: arb) -> Fraction:
+    man, exp = v.man_exp()
+    return Fraction(int(man)) * (Fraction(2) ** int(exp))
+
+
+def _plain(d: decimal.Decimal) -> str:
+    return "0" if d == 0 else format(d.normalize(), "f") if -30 < d.adjusted() < 30 else str(d.normalize())
 
 
 def sign_of(x: arb) -> int:

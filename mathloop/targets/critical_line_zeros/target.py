@@ -97,7 +97,7 @@ class CriticalLineZeros(Target):
         with flint.ctx.workprec(128):
             th = theta(arb_of(t)) / flint.arb.pi()
         if not s_bound_holds(c.closed_at + 1, th, float(t)):
-            raise CheckerCrash(f"count {c.closed_at + 1} at T={float(t):.6f} violates Trudgian's |S(T)| bound: checker bug")
+            raise CheckerCrash(f"count {c.closed_at + 1} at T={_dec(t)} violates Trudgian's |S(T)| bound: checker bug")
         return t, [fraction_str(t), ball.mid, ball.rad, ball.prec]
 
     def _evidence(self, chunk: Chunk, out: ChunkOutcome, closure: Closure | None, height: Fraction | None,
@@ -152,7 +152,7 @@ class CriticalLineZeros(Target):
             return ObligationResult(oid, Verdict.UNKNOWN, 1, Trust.RIGOROUS, (f"{checker} not certified yet: Turing's bound has not closed",))
         if goal is None or value >= goal:
             return ObligationResult(oid, Verdict.PROVED, 0, Trust.RIGOROUS)
-        return ObligationResult(oid, Verdict.UNKNOWN, 1, Trust.RIGOROUS, (f"certified {checker} {float(value):.6f} below the goal {float(goal):.6f}",))
+        return ObligationResult(oid, Verdict.UNKNOWN, 1, Trust.RIGOROUS, (f"certified {checker} {_dec(value)} below the goal {_dec(goal)}",))
 
     def state_summary(self, state: Mapping[str, Any]) -> str:
         """Return e.g. 'all zeros with 0 < t <= 10000.25 on the line (N = 10142); 7123 blocks to g_10150'."""
@@ -187,3 +187,14 @@ class CriticalLineZeros(Target):
 def _compact(state: Mapping[str, Any]) -> Mapping[str, Any]:
     """Return the prefix part of a stored state (height/count/turing are re-derived)."""
     return {k: v for k, v in state.items() if k not in ("height", "count", "turing", "conditional_on_parent")}
+
+
+def _dec(q) -> str:
+    """Return an exact rational as a decimal string rounded down to 6 places (no floats in evidence)."""
+    q = Fraction(q)
+    if q.denominator == 1:
+        return str(q.numerator)
+    scaled = q.numerator * 10**6 // q.denominator
+    sign = "-" if scaled < 0 else ""
+    whole, frac = divmod(abs(scaled), 10**6)
+    return f"{sign}{whole}.{frac:06d}"

@@ -16,8 +16,9 @@ BOUND_NAME = "kappa"
 _PARAMETERS = {"theta", "theta_sup"}
 _LIMITS = {
     "max_degree", "max_numerator", "max_denominator", "r_max", "max_string_chars", "max_exponent",
-    "max_payload_bytes", "check_timeout_s", "default_budget",
+    "max_payload_bytes", "check_timeout_s",
 }
+_OPTIONAL_LIMITS = {"default_budget"}  # read by the CLI; validated by Target.validate_contract
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,7 @@ def settings(contract: Contract) -> Settings:
     p, lim = contract.parameters, contract.limits
     for table, allowed, name in ((p, _PARAMETERS, "parameters"), (lim, _LIMITS, "limits")):
         for k in table:
-            if k not in allowed:
+            if k not in allowed and not (name == "limits" and k in _OPTIONAL_LIMITS):
                 raise ContractError(contract.path, f"{name}.{k}", f"unknown key (allowed: {', '.join(sorted(allowed))})")
         for k in allowed:
             if k not in table:
