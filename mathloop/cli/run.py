@@ -35,8 +35,11 @@ def _proposer(spec: str, contract: Contract, target, seed: int, model_opts: dict
             raise typer.BadParameter("--model is required with --proposer openai", param_hint="--model")
         from mathloop.propose.openai_proposer import OpenAIOptions, build_openai_proposer
 
-        opts = OpenAIOptions(**{k: v for k, v in model_opts.items() if v is not None})
-        return build_openai_proposer(contract, target, opts, polish_seed=seed if spec == "openai+local" else None)
+        try:
+            opts = OpenAIOptions(**{k: v for k, v in model_opts.items() if v is not None})
+            return build_openai_proposer(contract, target, opts, polish_seed=seed if spec == "openai+local" else None)
+        except ValueError as e:  # a bad option or base URL: the message starts with the field name
+            raise typer.BadParameter(str(e)) from None
     raise typer.BadParameter(f"unknown proposer {spec!r} (local, openai, openai+local, replay:FILE)",
                              param_hint="--proposer")
 
@@ -114,6 +117,8 @@ def run(
         runner.close()
     repo.end_session(session_id, summary.outcome)
     _print_summary(contract, summary)
+    if hasattr(prop, "stats"):
+        console.print("proposer: " + ", ".join(f"{k} {v}" for k, v in prop.stats().items()), highlight=False)
 
 
 def _print_summary(contract: Contract, s: SessionSummary) -> None:
