@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Optional
 
@@ -11,6 +10,7 @@ from rich.table import Table
 
 from mathloop.cli.common import DB_HELP, bounds_json, console, fail, hypotheses_line, open_contract, print_json
 from mathloop.domain import Verdict, canonical_json
+from mathloop.propose.extract import loads_strict
 from mathloop.search.gate import beyond_class_maximum, gate
 from mathloop.search.runner import InProcessRunner
 from mathloop.store.engine import StoreError, make_engine
@@ -25,15 +25,11 @@ def _read_candidate(path: Path) -> Any:
     if path.stat().st_size > MAX_CANDIDATE_BYTES:
         fail(f"--candidate {path}: larger than {MAX_CANDIDATE_BYTES} bytes")
     try:
-        return json.loads(path.read_text(encoding="utf-8"), parse_constant=_no_constants)
+        return loads_strict(path.read_text(encoding="utf-8"))  # no NaN/Infinity, no duplicate keys
     except (UnicodeDecodeError, ValueError) as e:
         fail(f"--candidate {path}: not valid JSON: {e}")
     except RecursionError:
         fail(f"--candidate {path}: JSON nested too deeply")
-
-
-def _no_constants(name: str):
-    raise ValueError(f"non-finite number {name}")
 
 
 def _parent_state(db: str | None, contract, envelope: dict | None):

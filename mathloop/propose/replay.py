@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from mathloop.propose.base import Context, Proposal
+from mathloop.propose.extract import loads_strict
 
 MAX_LINE_BYTES = 1_000_000
 
@@ -32,8 +32,8 @@ class ReplayProposer:
                 out.append(Proposal(None, self.name, {"line": n}, malformed=f"line {n}: longer than {MAX_LINE_BYTES} bytes"))
                 continue
             try:
-                value = json.loads(line, parse_constant=_reject_constant)
-            except ValueError as e:
+                value = loads_strict(line)  # no NaN/Infinity, no duplicate keys
+            except (ValueError, RecursionError) as e:
                 out.append(Proposal(line[:200], self.name, {"line": n}, malformed=f"line {n}: not JSON: {e}"))
                 continue
             if isinstance(value, dict) and set(value) <= {"payload", "meta"} and "payload" in value:
@@ -42,7 +42,3 @@ class ReplayProposer:
             else:
                 out.append(Proposal(value, self.name, {"line": n}))
         return out
-
-
-def _reject_constant(name: str):
-    raise ValueError(f"non-finite number {name} is not allowed")

@@ -74,6 +74,38 @@ def levinson_conrey_schema(contract: Contract) -> dict[str, Any]:
     }
 
 
+def _rational_digits(digits: int) -> dict[str, Any]:
+    """Return the schema of an exact rational string with at most `digits` digits per part."""
+    d = max(1, min(digits, 60))
+    return {"type": "string", "pattern": f"^-?([0-9]{{1,{d}}}(/[0-9]{{1,{d}}})?|[0-9]{{1,{d}}}[.][0-9]{{1,{d}}})$",
+            "maxLength": 2 * d + 2}
+
+
+def pair_correlation_schema(contract: Contract) -> dict[str, Any]:
+    """Return the schema of `{"g": [...]}`: coefficients of x^0, x^2, x^4, ... as exact rationals."""
+    terms = _limit(contract.limits, ("max_terms",), 16)
+    return {
+        "$defs": {"rational": _rational_digits(_limit(contract.limits, ("max_digits",), 40))},
+        "type": "object",
+        "properties": {"g": _coefficients(terms)},
+        "required": ["g"],
+        "additionalProperties": False,
+    }
+
+
+def pair_correlation_rh_schema(contract: Contract) -> dict[str, Any]:
+    """Return the schema of `{"h": ..., "A": ..., "nodes": [...]}` (node values r-hat(j h), j < A/h)."""
+    rational = {"$ref": "#/$defs/rational"}
+    return {
+        "$defs": {"rational": _rational_digits(_limit(contract.limits, ("max_digits",), 40))},
+        "type": "object",
+        "properties": {"h": rational, "A": rational, "nodes": {"type": "array", "items": rational, "minItems": 1,
+                                                               "maxItems": _limit(contract.limits, ("max_nodes",), 600)}},
+        "required": ["h", "A", "nodes"],
+        "additionalProperties": False,
+    }
+
+
 def generic_schema(contract: Contract) -> dict[str, Any]:
     """Return the fallback schema for a target whose payload format is not mapped here: any object."""
     return {"type": "object"}
@@ -81,6 +113,8 @@ def generic_schema(contract: Contract) -> dict[str, Any]:
 
 _SCHEMAS: dict[str, Callable[[Contract], dict[str, Any]]] = {
     "levinson-conrey": levinson_conrey_schema,
+    "pair-correlation": pair_correlation_schema,
+    "pair-correlation-rh": pair_correlation_rh_schema,
 }
 
 

@@ -35,6 +35,9 @@ def check_payload(contract: Contract, parent_state: Mapping[str, Any] | None, pa
         candidate = target.parse(payload)
     except Malformed as e:
         return CheckOutcome(malformed=str(e))
+    except Exception as e:  # a parser bug on odd input: an error record, never a crashed session
+        tb = traceback.format_exception_only(type(e), e)[-1].strip()
+        return CheckOutcome(error=f"parser crashed: {tb}")
     try:
         return CheckOutcome(evidence=target.check(parent_state, candidate))
     except CheckerCrash as e:

@@ -164,3 +164,26 @@ def test_editing_a_committed_row_makes_audit_fail_and_name_the_commit(store, tmp
     proc = mathloop("audit", "levinson-conrey", "--db", db, "--hash-only")
     assert proc.returncode == 1
     assert victim in proc.stdout + proc.stderr
+
+
+def test_graph_shows_every_obligation_with_status_and_hypotheses(store, tmp_path):
+    res = invoke("graph", "levinson-conrey", "--db", store)
+    assert res.exit_code == 0, res.stdout
+    for oid in ("q-symmetric", "kappa-bound", "conrey-mean-value"):
+        assert oid in res.stdout
+    assert "taken as given" in res.stdout and "discharged" in res.stdout
+    dot = tmp_path / "g.dot"
+    assert invoke("graph", "levinson-conrey", "--db", store, "-o", str(dot)).exit_code == 0
+    text = dot.read_text()
+    assert text.startswith('digraph "levinson-conrey"') and '"q-symmetric" -> "closed-form"' in text
+
+
+def test_graph_svg_through_graphviz(store, tmp_path):
+    import shutil
+
+    if shutil.which("dot") is None:
+        pytest.skip("graphviz `dot` not installed (apt-get install graphviz)")
+    svg = tmp_path / "g.svg"
+    res = invoke("graph", "levinson-conrey", "--db", store, "-o", str(svg))
+    assert res.exit_code == 0, res.stdout
+    assert "<svg" in svg.read_text() and "kappa&#45;bound" in svg.read_text()

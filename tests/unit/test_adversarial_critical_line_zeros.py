@@ -1,5 +1,6 @@
 """Adversarial review of the `critical-line-zeros` checker: attempts to get a wrong or sloppy
-certificate through, on a small contract (cap g_400). Tests marked xfail(strict) pin real bugs.
+certificate through, on a small contract (cap g_400). The defects found in review are fixed;
+their tests pin the fixes.
 """
 
 from __future__ import annotations

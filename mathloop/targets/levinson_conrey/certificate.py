@@ -13,13 +13,18 @@ from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
 from mathloop.domain import fraction_str
+from mathloop.targets.levinson_conrey.admissibility import failures
 from mathloop.targets.levinson_conrey.closed_form import closed_form
+from mathloop.targets.levinson_conrey.schema import Candidate
 from mathloop.targets.levinson_conrey.taylor import exp_lower, exp_upper, order_for
 
 # Taylor orders make every truncation error <= 10^-TOL_EXP10 relative to c (scaled by R),
 # far below the 10^-12 grid, so the certificate fails only within ~10^-30 of a grid point.
 TOL_EXP10 = 30
 GRID = Fraction(1, 10**12)
+
+
+THETA_SUP = Fraction(4, 7)  # Conrey's range, the largest known admissible mollifier length
 
 
 def _min1(x: Fraction) -> Fraction:
@@ -83,9 +88,18 @@ def build_certificate(
         raise ValueError("certificate needs R > 0 and k0 <= 1")
     n2r, nrhs = taylor_orders(R, b, k0)
     s = _sides(a, b, R, k0, n2r, nrhs)
-    if s["N1"] > s["N2"]:
+    if s["N1"] > s["N2"] or _c_lower(a, b, R, n2r) <= 0:  # log c needs c > 0, proved, not assumed
         return None
     return _render(P, Q, R, theta, a, b, k0, s)
+
+
+def _c_lower(a: Fraction, b: Fraction, R: Fraction, n: int) -> Fraction:
+    """Return a rigorous lower bound of c = a + b·e^{2R} (the Taylor side opposite to the certificate's),
+    or 0 when the order is too small for the remainder bound (then c > 0 is not proved)."""
+    try:
+        return a + b * (exp_lower(2 * R, n) if b >= 0 else exp_upper(2 * R, n))
+    except ValueError:
+        return Fraction(0)
 
 
 def recompute(cert: Mapping[str, Any]) -> tuple[int, int, int]:
@@ -126,10 +140,14 @@ def verify_certificate(cert: Mapping[str, Any]) -> bool:
         theta, R, k0 = Fraction(cert["theta"]), Fraction(cert["R"]), Fraction(cert["k0"])
         P = tuple(Fraction(x) for x in cert["P"])
         Q = tuple(Fraction(x) for x in cert["Q"])
-        if R <= 0 or theta <= 0 or k0 > 1:
+        if R <= 0 or not 0 < theta < THETA_SUP or k0 > 1:
+            return False
+        if failures(Candidate(P, Q, R), theta, THETA_SUP):  # P(0)=0, P(1)=1, Q(0)=1, Q symmetric, ...
             return False
         cf = closed_form(P, Q, R, theta)
         s = _recomputed_sides(cert, R, cf.a, cf.b, k0)
+        if _c_lower(cf.a, cf.b, R, s["exp_2R"]["n"]) <= 0:
+            return False
     except (KeyError, ValueError, TypeError, ZeroDivisionError):
         return False
     return s["D"] > 0 and s["N1"] <= s["N2"] and _render(P, Q, R, theta, cf.a, cf.b, k0, s) == dict(cert)

@@ -114,6 +114,14 @@ def _poly(field: str, value: Any, limits: Limits) -> tuple[Fraction, ...]:
     return tuple(coeffs)
 
 
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [k for k, _ in pairs]
+    dup = next((k for k in keys if keys.count(k) > 1), None)
+    if dup is not None:
+        raise Malformed(f"{dup}: duplicate key")
+    return dict(pairs)
+
+
 def parse_payload(payload: Any, limits: Limits) -> Candidate:
     """Return the Candidate for a JSON value (or its JSON text).
 
@@ -126,14 +134,17 @@ def parse_payload(payload: Any, limits: Limits) -> Candidate:
         except UnicodeDecodeError:
             raise Malformed("payload: not UTF-8") from None
     if isinstance(payload, str):
-        if len(payload.encode("utf-8")) > limits.max_payload_bytes:
+        if len(payload.encode("utf-8", errors="replace")) > limits.max_payload_bytes:
             raise Malformed(f"payload: larger than {limits.max_payload_bytes} bytes")
         try:
             payload = json.loads(
-                payload, parse_float=_reject_number, parse_int=_reject_number, parse_constant=_reject_constant
+                payload, parse_float=_reject_number, parse_int=_reject_number, parse_constant=_reject_constant,
+                object_pairs_hook=_no_duplicate_keys,
             )
         except json.JSONDecodeError as e:
             raise Malformed(f"payload: not valid JSON: {e.msg}") from None
+        except RecursionError:
+            raise Malformed("payload: JSON nested too deeply") from None
     if not isinstance(payload, Mapping):
         raise Malformed(f"payload: must be an object with keys P, Q, R, got {type(payload).__name__}")
     for k in payload:

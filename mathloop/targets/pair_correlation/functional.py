@@ -104,7 +104,9 @@ def m_by_g_route(even_coeffs: Sequence[Fraction]) -> Fraction:
 def m_by_quadrature(even_coeffs: Sequence[Fraction], dps: int) -> mpmath.mpf:
     """Return M(g) by mpmath quadrature at `dps` digits (a floating cross-check, never a proof)."""
     with mpmath.workdps(dps):
-        a = [mpmath.mpf(c.numerator) / c.denominator for c in even_coeffs]
+        # M is invariant under scaling g; normalise so that quad's absolute tolerance is meaningful
+        scale = max((abs(c) for c in even_coeffs), default=Fraction(1)) or Fraction(1)
+        a = [mpmath.mpf((c / scale).numerator) / (c / scale).denominator for c in even_coeffs]
         half = mpmath.mpf(1) / 2
         # G(t) = int_{-1/2}^t g, from the termwise antiderivative evaluated in mpf
         anti = [(c / (2 * k + 1), 2 * k + 1) for k, c in enumerate(a)]

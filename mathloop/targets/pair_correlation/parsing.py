@@ -16,7 +16,7 @@ def exact_keys(payload: Any, required: set[str], where: str = "payload") -> Mapp
     """Return `payload` if it is an object with exactly `required` keys. Raises Malformed."""
     if not isinstance(payload, Mapping):
         raise Malformed(f"{where}: must be a JSON object, got {type(payload).__name__}")
-    extra = sorted(set(payload) - required)
+    extra = sorted(map(str, set(payload) - required))
     if extra:
         raise Malformed(f"{extra[0]}: unknown key (allowed: {', '.join(sorted(required))})")
     missing = sorted(required - set(payload))

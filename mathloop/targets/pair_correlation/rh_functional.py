@@ -43,7 +43,7 @@ class RhFunctional:
             "mass": self.mass,
             "first_moment": self.first_moment,
             "J": self.J,
-            "B": self.B,
+            "B": self.B if self.mass != 0 else None,
             "identity": "mass = h*(c0 + 2*sum_{j>=1} c_j); J = c0 + 2*int_0^1 a*rhat(a) da; B = 2 - J/mass",
         }
 
