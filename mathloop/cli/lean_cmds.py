@@ -21,7 +21,7 @@ def doctor(as_json: bool = typer.Option(False, "--json", help="Machine-readable 
     if rep["available"]:
         console.print(f"Lean: [green]available[/] ({rep['kind']}: {rep['executable']}) — {rep['version']}")
     else:
-        console.print(f"Lean: [yellow]unavailable[/] — commits stay [yellow]pending[/] until a toolchain exists")
+        console.print("Lean: [yellow]unavailable[/] — commits stay [yellow]pending[/] until a toolchain exists")
     for t in rep["tried"]:
         console.print(f"  tried: {t}", highlight=False)
     console.print(f"pinned toolchain: {rep['pinned_toolchain']} (project {rep['project']})")

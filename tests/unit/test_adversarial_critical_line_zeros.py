@@ -6,7 +6,6 @@ their tests pin the fixes.
 from __future__ import annotations
 
 import json
-import re
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -20,24 +19,13 @@ from mathloop.targets.base import CheckerCrash, Malformed
 from mathloop.targets.critical_line_zeros.counting import zeros_up_to
 from mathloop.targets.critical_line_zeros.gram import gram_ceil, gram_floor
 from mathloop.targets.critical_line_zeros.turing import above_trudgian_range
+from tests.support.clz import small_contract
 
 ROOT = Path(__file__).resolve().parents[2]
 DIGITS = 30  # height_digits of the contract
 # The first zero 1/2 + i*14.13472514173469379045725198356247027078425711569924317568556...
 Z0_MINUS_1E17 = "14.1347251417346937804572519835624702707842"  # Z < 0 here, |Z| ~ 8e-18
 Z0_PLUS_1E25 = "14.1347251417346937904572520835624702707842"  # Z > 0 here, |Z| ~ 8e-26
-
-
-def small_contract(tmp: Path, **edits: str) -> Path:
-    text = (ROOT / "obligations" / "critical-line-zeros.toml").read_text()
-    text = text.replace("max_gram_index = 138100", "max_gram_index = 400")
-    text = text.replace("check_workers = 0", "check_workers = 1")
-    text = text.replace("chunk_gram_intervals = 512", "chunk_gram_intervals = 320")
-    for old, new in edits.items():
-        text = text.replace(old, new)
-    p = tmp / "clz-small.toml"
-    p.write_text(text)
-    return p
 
 
 @pytest.fixture(scope="module")

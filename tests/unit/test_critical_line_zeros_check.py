@@ -12,20 +12,9 @@ from mathloop.targets import build_target
 from mathloop.targets.base import Malformed
 from mathloop.targets.critical_line_zeros.counting import zeros_up_to
 from mathloop.targets.critical_line_zeros.export import export_certificates
+from tests.support.clz import small_contract
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def small_contract(tmp: Path, **edits: str) -> Path:
-    text = (ROOT / "obligations" / "critical-line-zeros.toml").read_text()
-    text = text.replace("max_gram_index = 138100", "max_gram_index = 400")
-    text = text.replace("check_workers = 0", "check_workers = 1")
-    text = text.replace("chunk_gram_intervals = 512", "chunk_gram_intervals = 320")
-    for old, new in edits.items():
-        text = text.replace(old, new)
-    p = tmp / "clz-small.toml"
-    p.write_text(text)
-    return p
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,6 @@ chosen by the STANDIN_MODE environment variable. Nothing here counts as a Lean c
 
 from __future__ import annotations
 
-import os
 import stat
 import sys
 import time

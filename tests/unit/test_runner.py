@@ -1,6 +1,5 @@
 """The check runner: a hung checker is killed with its whole process tree; a crash is an error value."""
 
-import os
 import time
 
 from mathloop.search.runner import InProcessRunner, ProcessRunner

@@ -1,0 +1,20 @@
+"""A small critical-line-zeros contract (cap g_400, one worker) for fast tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def small_contract(tmp: Path, **edits: str) -> Path:
+    """Write the shipped contract with a low cap and small chunks into `tmp`; return its path."""
+    text = (ROOT / "obligations" / "critical-line-zeros.toml").read_text()
+    text = text.replace("max_gram_index = 138100", "max_gram_index = 400")
+    text = text.replace("check_workers = 0", "check_workers = 1")
+    text = text.replace("chunk_gram_intervals = 512", "chunk_gram_intervals = 320")
+    for old, new in edits.items():
+        text = text.replace(old, new)
+    p = tmp / "clz-small.toml"
+    p.write_text(text)
+    return p
