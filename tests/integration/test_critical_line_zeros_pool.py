@@ -61,9 +61,18 @@ def test_run_status_audit_export_and_recheck_through_the_cli(tmp_path):
     evidences = _chain_evidence(repo, target)
     manifest = json.loads(export_certificates(evidences, tmp_path / "certs").read_text())
     last = tmp_path / "certs" / manifest["files"][-1]["file"]
+    # alone, a file's parent_state is only a claim: the bounds are conditional, not certified
     r = _mathloop("check", "critical-line-zeros", "--candidate", str(last), "--json", cwd=ROOT)
+    assert r.returncode == 1 and json.loads(r.stdout)["parent_confirmed"] is False
+    # confirmed by the store that holds the chain ...
+    r = _mathloop("check", "critical-line-zeros", "--candidate", str(last), "--db", db, "--json", cwd=ROOT)
     assert r.returncode == 0, r.stdout + r.stderr
     assert json.loads(r.stdout)["bounds"]["count"].startswith(str(status["head"]["state"]["count"]))
+    # ... or by re-verifying the whole exported chain from the root
+    r = _mathloop("check", "critical-line-zeros", "--candidate", str(tmp_path / "certs" / "manifest.json"), "--json",
+                  cwd=ROOT)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert json.loads(r.stdout)["bounds"]["count"] == str(status["head"]["state"]["count"])
 
 
 def _chain_evidence(repo, target):
