@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import signal
 from pathlib import Path
 from typing import Optional
@@ -118,7 +119,8 @@ def run(
     repo.end_session(session_id, summary.outcome)
     _print_summary(contract, summary)
     if hasattr(prop, "stats"):
-        console.print("proposer: " + ", ".join(f"{k} {v}" for k, v in prop.stats().items()), highlight=False)
+        stats = dataclasses.asdict(prop.stats())
+        console.print("proposer: " + ", ".join(f"{k} {v}" for k, v in stats.items()), highlight=False)
 
 
 def _print_summary(contract: Contract, s: SessionSummary) -> None:
