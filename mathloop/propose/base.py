@@ -73,6 +73,8 @@ class Context:
         seen: payload sha256s of every candidate in the memory (do not resubmit).
         round: 0-based round number within this session.
         samples: how many proposals are wanted this round.
+        deadline: `time.monotonic()` value at which the session's time limit ends (None = no
+            limit); long-running proposers should return what they have by then.
     """
 
     contract: Contract
@@ -82,6 +84,7 @@ class Context:
     seen: frozenset[str]
     round: int
     samples: int = 1
+    deadline: float | None = None
 
 
 @runtime_checkable

@@ -150,14 +150,16 @@ class Session:
                 break
             ctx = Context(self.contract, head.as_head(), open_obligations(head.ranks),
                           self.repo.recent_rejections(self.contract.sha256, limits.rejections_in_context),
-                          frozenset(seen), rnd, min(limits.samples, limits.budget - done))
+                          frozenset(seen), rnd, min(limits.samples, limits.budget - done),
+                          None if limits.time_limit_s is None else t0 + limits.time_limit_s)
             try:
                 proposals = proposer.propose(ctx)
             except StopSession as e:
                 summary.outcome = f"proposer stopped: {e}"
                 break
             if not proposals:
-                summary.outcome = "proposer exhausted"
+                timed_out = limits.time_limit_s is not None and clock() - t0 >= limits.time_limit_s
+                summary.outcome = "time limit" if timed_out else "proposer exhausted"
                 break
             for p in proposals[: limits.budget - done]:
                 new_head, label = self.step(head, p)

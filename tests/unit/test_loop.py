@@ -83,3 +83,17 @@ def test_second_session_resumes_from_the_head(toy_contract, repo):
     summary, prop = run(toy_contract, repo, [{"x": "6/10"}])
     assert prop.contexts[0].head.bounds["value"] == Fraction(1, 2)
     assert summary.head.seq == 2 and summary.head.parent == summary.start_head.hash
+
+
+def test_proposers_see_the_session_deadline_and_the_outcome_names_the_time_limit(toy_contract, repo):
+    now = [100.0]
+
+    class Slow(Scripted):
+        def propose(self, ctx):
+            now[0] += 10  # every round costs ten seconds of the fake clock
+            return super().propose(ctx)
+
+    prop = Slow([{"x": f"{k}/100"} for k in range(20, 90, 5)])
+    summary = Session(toy_contract, repo, InProcessRunner()).run(prop, SessionLimits(50, 25.0), clock=lambda: now[0])
+    assert prop.contexts[0].deadline == 125.0
+    assert summary.outcome == "time limit" and sum(summary.labels.values()) == 3

@@ -7,6 +7,7 @@ Positivity of P is imposed on a grid of [0, pi] plus the local minima found by r
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -68,8 +69,10 @@ def _local_minima(c: np.ndarray, points: int) -> np.ndarray:
     return np.array(out)
 
 
-def solve(h: Fraction, n: int, *, margin: float = 1e-7, grid_factor: int = 8, max_rounds: int = 12) -> LpResult | None:
-    """Return the LP optimum over node values for step h and n nodes (A = n h), or None if infeasible."""
+def solve(h: Fraction, n: int, *, margin: float = 1e-7, grid_factor: int = 8, max_rounds: int = 12,
+          deadline: float | None = None) -> LpResult | None:
+    """Return the LP optimum over node values for step h and n nodes (A = n h), or None if infeasible
+    or if the `time.monotonic()` deadline passes first."""
     w = objective_weights(h, n)
     hf = float(h)
     a_eq = np.array([[hf] + [2.0 * hf] * (n - 1)])
@@ -89,7 +92,13 @@ def solve(h: Fraction, n: int, *, margin: float = 1e-7, grid_factor: int = 8, ma
     for rnd in range(max_rounds):
         a_ub = np.vstack([-_p_matrix(theta, n)] + ([np.array(rows)] if rows else []))
         b_ub = np.concatenate([np.full(len(theta), -margin), np.zeros(len(rows))])
-        res = linprog(w, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=[1.0], bounds=bounds, method="highs")
+        options = {}
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            options["time_limit"] = left
+        res = linprog(w, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=[1.0], bounds=bounds, method="highs", options=options)
         if res.status != 0:
             return None
         c = res.x

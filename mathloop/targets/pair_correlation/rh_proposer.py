@@ -9,13 +9,16 @@ not beat the head by the minimum improvement is skipped, so the proposer moves t
 
 from __future__ import annotations
 
+import time
 from fractions import Fraction
 from typing import Any
 
 from mathloop.domain import fraction_str
 from mathloop.propose.base import Context, Proposal, payload_sha
 from mathloop.targets.pair_correlation import lp
-from mathloop.targets.pair_correlation.cosine_positivity import certify_cosine_nonnegative
+from mathloop.targets.pair_correlation.cosine_positivity import (
+    certify_cosine_nonnegative,
+)
 from mathloop.targets.pair_correlation.rh_functional import rh_functional
 
 CONFIGS = tuple(
@@ -36,15 +39,19 @@ class LpProposer:
         self.seed = seed
         self._cache: dict[tuple[Fraction, Fraction], tuple[dict[str, Any], Fraction] | None] = {}
 
-    def _candidate(self, h: Fraction, A: Fraction) -> tuple[dict[str, Any], Fraction] | None:
-        """Return (payload, exact B) for a configuration, or None if no margin gave P >= 0."""
+    def _candidate(self, h: Fraction, A: Fraction, deadline: float | None = None) -> tuple[dict[str, Any], Fraction] | None:
+        """Return (payload, exact B) for a configuration, or None if no margin gave P >= 0 (or time ran out)."""
         key = (h, A)
         if key not in self._cache:
-            self._cache[key] = None
             n = int(A / h)
+            found = None
             for margin in MARGINS:
-                res = lp.solve(h, n, margin=margin)
+                if deadline is not None and time.monotonic() >= deadline:
+                    return None  # not cached: a later session with more time retries this configuration
+                res = lp.solve(h, n, margin=margin, deadline=deadline)
                 if res is None:
+                    if deadline is not None and time.monotonic() >= deadline:
+                        return None
                     break
                 nodes = [Fraction(round(x * DENOMINATOR), DENOMINATOR) for x in res.nodes]
                 if any(j * h >= 1 and c > 0 for j, c in enumerate(nodes)):
@@ -52,8 +59,9 @@ class LpProposer:
                 if certify_cosine_nonnegative(nodes).status != "nonnegative":
                     continue
                 payload = {"h": fraction_str(h), "A": fraction_str(A), "nodes": [fraction_str(c) for c in nodes]}
-                self._cache[key] = (payload, rh_functional(h, A, nodes).B)
+                found = (payload, rh_functional(h, A, nodes).B)
                 break
+            self._cache[key] = found
         return self._cache[key]
 
     def propose(self, ctx: Context) -> list[Proposal]:
@@ -64,7 +72,9 @@ class LpProposer:
         for h, A in CONFIGS:
             if A / h > self.target.max_nodes or h < self.target.h_min or A > self.target.a_max:
                 continue
-            got = self._candidate(h, A)
+            if ctx.deadline is not None and time.monotonic() >= ctx.deadline:
+                return []
+            got = self._candidate(h, A, ctx.deadline)
             if got is None:
                 continue
             payload, b = got
