@@ -71,6 +71,19 @@ def fraction_str(q: Fraction) -> str:
     return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
 
 
+def decimal_str(value: Fraction, digits: int, *, round_down: bool = True) -> str:
+    """Return `value` with `digits` decimals, rounded down (or up): never claims more than is proved.
+
+    >>> decimal_str(Fraction(2, 3), 5), decimal_str(Fraction(2, 3), 5, round_down=False), decimal_str(Fraction(-7, 2), 0)
+    ('0.66666', '0.66667', '-4')
+    """
+    scaled = value * 10**digits
+    n = scaled.numerator // scaled.denominator if round_down else -((-scaled.numerator) // scaled.denominator)
+    sign = "-" if n < 0 else ""
+    whole, frac = divmod(abs(n), 10**digits)
+    return f"{sign}{whole}.{frac:0{digits}d}" if digits else f"{sign}{whole}"
+
+
 def _jsonable(obj: Any) -> Any:
     if isinstance(obj, Fraction):
         return fraction_str(obj)

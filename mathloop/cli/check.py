@@ -32,7 +32,7 @@ def _read_candidate(path: Path) -> Any:
         fail(f"--candidate {path}: JSON nested too deeply")
 
 
-def _parent_state(db: str | None, contract, envelope: dict | None):
+def _parent_state(repo: Repository | None, head, contract, envelope: dict | None):
     """Return (parent state, where it came from, confirmed).
 
     A certificate file's own parent_state is a claim, not a fact: it is confirmed only when it
@@ -42,17 +42,13 @@ def _parent_state(db: str | None, contract, envelope: dict | None):
         parent = envelope["parent_state"]
         if parent is None:
             return None, "root", True
-        if db is None:
+        if repo is None:
             return parent, "certificate file (unconfirmed: pass --db, or check the export's manifest.json)", False
-        repo = _repo(db)
         wanted = canonical_json(parent)
         for c in repo.commits(contract.sha256):
             if canonical_json(c.state) == wanted:
                 return parent, f"commit {c.hash[:12]}", True
         return parent, "certificate file (its parent state is not a commit of this store)", False
-    if db is None:
-        return None, "none", True
-    head = _repo(db).head(contract.sha256)
     return (head.state, f"head {head.hash[:12]}", True) if head else (None, "none", True)
 
 
@@ -77,8 +73,10 @@ def check(
         payload = envelope.get("candidate")
     if isinstance(payload, dict) and "files" in payload and candidate.name == "manifest.json":
         return _check_chain(contract, candidate, payload, as_json)
-    parent, parent_from, confirmed = _parent_state(db, contract, envelope)
-    head = _repo(db).head(contract.sha256) if db is not None and envelope is None else None
+    repo = _repo(db) if db is not None else None
+    store_head = repo.head(contract.sha256) if repo is not None else None
+    parent, parent_from, confirmed = _parent_state(repo, store_head, contract, envelope)
+    head = store_head if envelope is None else None  # a certificate file is not gated against the head
     out = InProcessRunner().check(contract, parent, payload)
     if out.malformed is not None:
         if as_json:

@@ -10,10 +10,10 @@ import typer
 from rich.console import Console
 
 from mathloop.contract import Contract, ContractError, load_contract
-from mathloop.domain import Kind
+from mathloop.domain import Direction
 from mathloop.search.gate import bound_specs, decimal
 from mathloop.store.engine import StoreError, make_engine
-from mathloop.store.repository import CommitRecord, Repository
+from mathloop.store.repository import Repository
 
 console = Console()
 err_console = Console(stderr=True)
@@ -48,13 +48,10 @@ def bounds_json(contract: Contract, bounds: dict) -> dict[str, str]:
 
 
 def bounds_text(contract: Contract, bounds: dict) -> str:
-    return ", ".join(f"{k} ≥ {v}" if specs_max(contract, k) else f"{k} ≤ {v}"
+    """Return "kappa ≥ 0.40…, ..." with the relation each bound's direction certifies."""
+    specs = bound_specs(contract)
+    return ", ".join(f"{k} {'≤' if k in specs and specs[k].direction is Direction.MINIMIZE else '≥'} {v}"
                      for k, v in bounds_json(contract, bounds).items()) or "none certified"
-
-
-def specs_max(contract: Contract, name: str) -> bool:
-    spec = bound_specs(contract).get(name)
-    return spec is None or spec.direction.value == "maximize"
 
 
 def hypotheses_line(contract: Contract, *, cite: bool = False) -> str:
@@ -69,9 +66,3 @@ def print_json(value: Any) -> None:
     sys.stdout.write(json.dumps(value, indent=2, sort_keys=False, ensure_ascii=False) + "\n")
 
 
-def head_or_none(repo: Repository, contract: Contract) -> CommitRecord | None:
-    return repo.head(contract.sha256)
-
-
-def hypothesis_ids(contract: Contract) -> list[str]:
-    return [o.id for o in contract.obligations if o.kind is Kind.HYPOTHESIS]

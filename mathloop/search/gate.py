@@ -6,7 +6,7 @@ from fractions import Fraction
 from typing import Mapping
 
 from mathloop.contract.model import BoundSpec, Contract
-from mathloop.domain import Direction, Evidence, Label, Scores
+from mathloop.domain import Direction, Evidence, Label, Scores, decimal_str
 from mathloop.order import Comparison, compare, oriented
 
 
@@ -27,13 +27,7 @@ def decimal(value: Fraction, spec: BoundSpec | None, digits: int | None = None) 
     '0.66667'
     """
     d = digits if digits is not None else (spec.digits if spec else 12)
-    scaled = value * 10**d
-    down = spec is None or spec.direction is Direction.MAXIMIZE
-    n = scaled.numerator // scaled.denominator if down else -((-scaled.numerator) // scaled.denominator)
-    sign = "-" if n < 0 else ""
-    n = abs(n)
-    whole, frac = divmod(n, 10**d)
-    return f"{sign}{whole}.{frac:0{d}d}" if d else f"{sign}{whole}"
+    return decimal_str(value, d, round_down=spec is None or spec.direction is Direction.MAXIMIZE)
 
 
 def beyond_class_maximum(contract: Contract, evidence: Evidence) -> str | None:

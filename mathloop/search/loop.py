@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
 from mathloop.contract.model import Contract
-from mathloop.domain import Label
+from mathloop.domain import Evidence, Label
 from mathloop.propose.base import Context, Proposal, Proposer, StopSession, payload_sha
 from mathloop.search.gate import beyond_class_maximum, gate, gate_reasons, open_obligations
 from mathloop.search.runner import CheckRunner
@@ -64,7 +64,7 @@ class Session:
     repo: Repository
     runner: CheckRunner
     session_id: int | None = None
-    on_commit: Callable[[CommitRecord], None] | None = None
+    on_commit: Callable[[CommitRecord, Evidence], None] | None = None
 
     def ensure_root(self) -> CommitRecord:
         """Return the head, checking and committing the contract's seed as the root if there is none."""
@@ -86,12 +86,12 @@ class Session:
                                     label=cmp.label, evidence=out.evidence)
         except HeadMoved:  # another process committed the root first
             return self.repo.head(self.contract.sha256)
-        self._committed(root)
+        self._committed(root, out.evidence)
         return root
 
-    def _committed(self, commit: CommitRecord) -> None:
+    def _committed(self, commit: CommitRecord, evidence: Evidence) -> None:
         if self.on_commit is not None:
-            self.on_commit(commit)
+            self.on_commit(commit, evidence)
 
     def _record(self, head: CommitRecord, p: Proposal, label: Label, reasons: list[str], evidence=None) -> None:
         self.repo.record(contract_sha=self.contract.sha256, session_id=self.session_id, head_commit=head.hash,
@@ -127,7 +127,7 @@ class Session:
             except HeadMoved:
                 head = self.repo.head(self.contract.sha256)  # another writer won: re-check and re-gate
                 continue
-            self._committed(commit)
+            self._committed(commit, evidence)
             return commit, cmp.label
         self._record(head, p, Label.ERROR, [f"head kept moving during {MAX_REGATES} re-gates"])
         return head, Label.ERROR

@@ -100,6 +100,16 @@ class LeanResult:
     refused: bool = field(default=False)
 
 
+def _version_probe_result(p: subprocess.CompletedProcess) -> tuple[bool, str]:
+    """Return (works?, first output line) of a `--version` probe: an elan shim without a toolchain
+    exits non-zero or says so, and anything that does not name Lean is not a Lean."""
+    out = (p.stdout + "\n" + p.stderr).strip()
+    first = out.splitlines()[0] if out else ""
+    if p.returncode != 0 or any(h in out.lower() for h in _UNAVAILABLE_HINTS) or "lean" not in out.lower():
+        return False, f"exit {p.returncode}: {first or 'no output'}"
+    return True, first
+
+
 def _probe(exe: str, args: Sequence[str]) -> tuple[bool, str]:
     """Return (works?, first line of output or the failure) for `exe args --version`."""
     try:
@@ -107,11 +117,7 @@ def _probe(exe: str, args: Sequence[str]) -> tuple[bool, str]:
                            stdin=subprocess.DEVNULL, cwd=tempfile.gettempdir())
     except (OSError, subprocess.TimeoutExpired) as e:
         return False, f"{type(e).__name__}: {e}"
-    out = (p.stdout + "\n" + p.stderr).strip()
-    first = out.splitlines()[0] if out else ""
-    if p.returncode != 0 or any(h in out.lower() for h in _UNAVAILABLE_HINTS) or "lean" not in out.lower():
-        return False, f"exit {p.returncode}: {first or 'no output'}"
-    return True, first
+    return _version_probe_result(p)
 
 
 def _probe_in(lake: str, project: Path) -> tuple[bool, str]:
@@ -121,11 +127,7 @@ def _probe_in(lake: str, project: Path) -> tuple[bool, str]:
                            stdin=subprocess.DEVNULL, cwd=str(project))
     except (OSError, subprocess.TimeoutExpired) as e:
         return False, f"{type(e).__name__}: {e}"
-    out = (p.stdout + "\n" + p.stderr).strip()
-    first = out.splitlines()[0] if out else "no output"
-    if p.returncode != 0 or any(h in out.lower() for h in _UNAVAILABLE_HINTS) or "lean" not in out.lower():
-        return False, f"exit {p.returncode}: {first}"
-    return True, first
+    return _version_probe_result(p)
 
 
 def _candidate(exe: str) -> tuple[Toolchain | None, str]:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from mathloop.contract import load_contract
+from mathloop.targets import build_target
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -18,3 +21,15 @@ def small_contract(tmp: Path, **edits: str) -> Path:
     p = tmp / "clz-small.toml"
     p.write_text(text)
     return p
+
+
+def small_env(tmp: Path):
+    """Return (target, root evidence, first proposed chunk, its evidence, contract path) on the small contract."""
+    path = small_contract(tmp)
+    target = build_target(load_contract(path))
+    root = target.check(None, target.parse(target.contract.seed))
+    proposer = target.local_proposer(0)
+    proposer.workers = 1
+    chunk = proposer.chunks_from(-1, 1)[0]
+    first = target.check(root.state, target.parse(chunk))
+    return target, root, chunk, first, path

@@ -19,7 +19,7 @@ from mathloop.targets.base import CheckerCrash, Malformed
 from mathloop.targets.critical_line_zeros.counting import zeros_up_to
 from mathloop.targets.critical_line_zeros.gram import gram_ceil, gram_floor
 from mathloop.targets.critical_line_zeros.turing import above_trudgian_range
-from tests.support.clz import small_contract
+from tests.support.clz import small_contract, small_env
 
 ROOT = Path(__file__).resolve().parents[2]
 DIGITS = 30  # height_digits of the contract
@@ -30,14 +30,7 @@ Z0_PLUS_1E25 = "14.1347251417346937904572520835624702707842"  # Z > 0 here, |Z| 
 
 @pytest.fixture(scope="module")
 def env(tmp_path_factory):
-    path = small_contract(tmp_path_factory.mktemp("clz-adv"))
-    target = build_target(load_contract(path))
-    root = target.check(None, target.parse(target.contract.seed))
-    proposer = target.local_proposer(0)
-    proposer.workers = 1
-    chunk = proposer.chunks_from(-1, 1)[0]
-    first = target.check(root.state, target.parse(chunk))
-    return target, root, chunk, first, path
+    return small_env(tmp_path_factory.mktemp("clz-adv"))
 
 
 def _copy(chunk):

@@ -8,25 +8,17 @@ import pytest
 from mathloop.contract.load import load_contract
 from mathloop.contract.model import ContractError
 from mathloop.domain import Verdict
-from mathloop.targets import build_target
 from mathloop.targets.base import Malformed
 from mathloop.targets.critical_line_zeros.counting import zeros_up_to
 from mathloop.targets.critical_line_zeros.export import export_certificates
-from tests.support.clz import small_contract
+from tests.support.clz import small_contract, small_env
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
 def env(tmp_path_factory):
-    path = small_contract(tmp_path_factory.mktemp("clz"))
-    target = build_target(load_contract(path))
-    root = target.check(None, target.parse(target.contract.seed))
-    proposer = target.local_proposer(0)
-    proposer.workers = 1
-    chunk = proposer.chunks_from(-1, 1)[0]
-    first = target.check(root.state, target.parse(chunk))
-    return target, root, chunk, first
+    return small_env(tmp_path_factory.mktemp("clz"))[:4]
 
 
 def _block(chunk, end):

@@ -8,7 +8,7 @@ from typing import Any, ClassVar, Mapping
 import flint
 
 from mathloop.contract.model import Contract, ContractError
-from mathloop.domain import Evidence, Kind, ObligationResult, Trust, Verdict, fraction_str
+from mathloop.domain import Evidence, Kind, ObligationResult, Trust, Verdict, decimal_str, fraction_str
 from mathloop.targets.base import CheckerCrash, Malformed, Target
 from mathloop.targets.critical_line_zeros.certificate import CERTIFICATE_FORMAT, Chunk, Prefix, parse_chunk, parse_prefix
 from mathloop.targets.critical_line_zeros.gram import expected_sign, gram_decimal, gram_floor
@@ -190,11 +190,6 @@ def _compact(state: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 def _dec(q) -> str:
-    """Return an exact rational as a decimal string rounded down to 6 places (no floats in evidence)."""
+    """Return an exact rational as a decimal string rounded down to 6 places (integers as integers)."""
     q = Fraction(q)
-    if q.denominator == 1:
-        return str(q.numerator)
-    scaled = q.numerator * 10**6 // q.denominator
-    sign = "-" if scaled < 0 else ""
-    whole, frac = divmod(abs(scaled), 10**6)
-    return f"{sign}{whole}.{frac:06d}"
+    return str(q.numerator) if q.denominator == 1 else decimal_str(q, 6)
