@@ -8,6 +8,7 @@ from mathloop.cli.audit_cmd import audit
 from mathloop.cli.check import check
 from mathloop.cli.export_cmd import export
 from mathloop.cli.graph import graph
+from mathloop.cli.lean_cmds import doctor, lean_check
 from mathloop.cli.log import log
 from mathloop.cli.run import run
 from mathloop.cli.status import status
@@ -24,19 +25,8 @@ app.command()(graph)
 app.command()(check)
 app.command()(export)
 app.command()(audit)
-
-
-def _register_optional() -> None:
-    """Register commands whose modules belong to optional layers (Lean), if present."""
-    try:
-        from mathloop.cli.lean_cmds import doctor, lean_check
-    except ImportError:
-        return
-    app.command("lean-check")(lean_check)
-    app.command()(doctor)
-
-
-_register_optional()
+app.command("lean-check")(lean_check)
+app.command()(doctor)
 
 
 def main() -> None:

@@ -16,6 +16,7 @@ def audit(
     target: str = typer.Argument(..., help="Target name or contract path."),
     db: Optional[str] = typer.Option(None, "--db", help=DB_HELP),
     hash_only: bool = typer.Option(False, "--hash-only", help="Verify hashes and rows only; do not re-run checkers."),
+    lean: bool = typer.Option(False, "--lean", help="Also re-run Lean on every commit with a Lean result."),
 ) -> None:
     """Exit 0 when every commit re-verifies; otherwise name the first offending commit and exit 1."""
     contract = open_contract(target)
@@ -28,9 +29,26 @@ def audit(
     finally:
         if runner:
             runner.close()
+    if lean:
+        findings += _lean_rerun(contract, repo)
     if findings:
         for f in findings:
             console.print(f"[red]commit {f.commit} (seq {f.seq})[/]: {f.problem}", highlight=False)
         fail(f"audit failed: {len(findings)} problem(s); first at commit {findings[0].commit}", 1)
     what = "hashes and rows" if hash_only else "hashes, rows, re-checked evidence and gate"
     console.print(f"audit ok: {n} commit(s) of {contract.name} verified ({what}).")
+
+
+def _lean_rerun(contract, repo):
+    """Return audit findings for the Lean results a fresh Lean run does not reproduce."""
+    from mathloop.lean.commit import rerun
+    from mathloop.search.audit import Finding
+    from mathloop.targets import build_target
+
+    commits = repo.commits(contract.sha256)
+    seqs = {c.hash: c.seq for c in commits}
+    pairs = [(c.hash, cand.evidence) for c in commits
+             if (cand := repo.candidate(c.candidate_id)) is not None and cand.evidence is not None]
+    with console.status("re-running Lean"):
+        problems = rerun(repo.engine, contract.sha256, build_target(contract), pairs)
+    return [Finding(seqs.get(p.commit, -1), p.commit, p.problem) for p in problems]

@@ -30,7 +30,7 @@ def export(
             n = write_records(contract, repo, records, lambda: bar.advance(task))
         console.print(f"wrote {n} record(s) to {records}")
     if lean:
-        from mathloop.cli.export_lean import export_lean
+        from mathloop.cli.lean_cmds import export_lean
 
         export_lean(contract, repo, lean)
     if certificates:

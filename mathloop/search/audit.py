@@ -36,7 +36,29 @@ def audit(contract: Contract, repo: Repository, runner: CheckRunner | None,
         parent = c
         if progress:
             progress(i + 1, len(commits))
+    findings += lean_findings(contract, repo, commits)  # the Lean attestation chain (mathloop.lean.attest)
     return findings, len(commits)
+
+
+def lean_findings(contract: Contract, repo: Repository, commits: list[CommitRecord]) -> list[Finding]:
+    """Return the problems of the lineage's Lean attestation chain, each naming its commit."""
+    from mathloop.lean.attest import verify_chain
+    from mathloop.targets import build_target
+
+    seqs = {c.hash: c.seq for c in commits}
+    target = build_target(contract)
+
+    def artifact(h: str) -> str | None:
+        c = next(c for c in commits if c.hash == h)
+        cand = repo.candidate(c.candidate_id)
+        try:
+            r = target.lean_render(h, cand.evidence) if cand is not None and cand.evidence is not None else None
+        except ValueError as e:  # RenderError: the evidence no longer renders
+            return f"unrenderable: {e}"
+        return r.sha256 if r is not None else None
+
+    return [Finding(seqs.get(p.commit, -1), p.commit, p.problem)
+            for p in verify_chain(repo.engine, contract.sha256, seqs, artifact)]
 
 
 def _audit_one(contract: Contract, repo: Repository, runner: CheckRunner | None,

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Mapping
 
 from mathloop.contract.model import Contract, ContractError
 from mathloop.domain import Evidence, Trust
 from mathloop.propose.base import Proposer
+
+if TYPE_CHECKING:
+    from mathloop.lean.render import RenderedCommit
 
 
 class Malformed(ValueError):
@@ -87,4 +90,8 @@ class Target(ABC):
 
     def graph_detail(self, obligation_id: str, state: Mapping[str, Any] | None) -> str | None:
         """Return extra display text for one obligation at a state (e.g. aggregated families)."""
+        return None
+
+    def lean_render(self, commit_hash: str, evidence: Evidence) -> "RenderedCommit | None":
+        """Return the commit's plain-style Lean rendering, or None if this target renders none."""
         return None

@@ -133,6 +133,12 @@ class LevinsonConrey(Target):
         why = f"certified κ >= {decimal_str(k0, 12)} is below the goal {decimal_str(goal, 12)}"
         return ObligationResult(KAPPA, Verdict.UNKNOWN, 1, Trust.RIGOROUS, (why,))
 
+    def lean_render(self, commit_hash: str, evidence: Evidence):
+        """Return the commit's Lean rendering (see lean_claims), or None without a certificate."""
+        from mathloop.targets.levinson_conrey.lean_claims import render_commit
+
+        return render_commit(self.contract, commit_hash, evidence)
+
     def local_proposer(self, seed: int) -> Proposer:
         """Return the embedded optimiser over (P, Q, R) (see proposer.py)."""
         from mathloop.targets.levinson_conrey.proposer import LocalProposer

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mathloop.verify.lean_source import scan
+from mathloop.lean.source import scan
 
 
 class DojoUnavailable(RuntimeError):
@@ -33,7 +33,7 @@ class DojoUnavailable(RuntimeError):
 
 def availability() -> dict[str, Any]:
     """Return {"available": bool, "missing": [...]} without importing lean_dojo."""
-    from mathloop.verify.lean import discover
+    from mathloop.lean.toolchain import discover
 
     missing = []
     if sys.version_info >= (3, 13):

@@ -11,6 +11,7 @@ import os
 import resource
 import signal
 import subprocess
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +45,18 @@ class ProcessOutput:
     seconds: float
 
 
+_ACTIVE: set[int] = set()  # process groups of Lean runs in progress (this process's own)
+_ACTIVE_LOCK = threading.Lock()
+
+
+def kill_active() -> None:
+    """Kill every Lean process group this process has started and that is still running."""
+    with _ACTIVE_LOCK:
+        groups = list(_ACTIVE)
+    for pgid in groups:
+        _kill_group(pgid)
+
+
 def _limits(memory_mb: int | None):
     def preexec() -> None:  # runs in the child between fork and exec
         if memory_mb:
@@ -74,6 +87,8 @@ def run_process(cmd: Sequence[str], *, cwd: Path, timeout_s: float, memory_mb: i
                                 env=dict(env) if env is not None else None)
     except OSError as e:
         raise LeanCrash(f"cannot start {cmd[0]}: {e.strerror or e}") from None
+    with _ACTIVE_LOCK:
+        _ACTIVE.add(proc.pid)
     try:
         out, err = proc.communicate(timeout=timeout_s)
     except subprocess.TimeoutExpired:
@@ -87,6 +102,8 @@ def run_process(cmd: Sequence[str], *, cwd: Path, timeout_s: float, memory_mb: i
                           _text(out), _text(err), proc.returncode) from None
     finally:
         _kill_group(proc.pid)  # nothing the checker started may outlive it
+        with _ACTIVE_LOCK:
+            _ACTIVE.discard(proc.pid)
     seconds = time.monotonic() - start
     if proc.returncode < 0:
         raise LeanCrash(f"{Path(cmd[0]).name} killed by signal {-proc.returncode}", _text(out), _text(err),

@@ -37,13 +37,18 @@ _SUBSTRINGS: tuple[tuple[str, str], ...] = (
     ("run_elab", "`run_elab` runs code at elaboration time"),
     ("run_meta", "`run_meta` runs code at elaboration time"),
     ("debug.", "debug options can skip kernel checks"),
+    ("@[", "attributes can change how definitions are compiled or elaborated"),
 )
 # Matched as whole words: commands that declare new syntax or elaborators, or change the prelude.
 _WORDS: tuple[str, ...] = (
     "syntax", "macro", "macro_rules", "elab", "elab_rules", "notation", "infix", "infixl", "infixr",
     "prefix", "postfix", "declare_syntax_cat", "initialize", "builtin_initialize", "prelude",
-    "opaque",
+    "opaque", "binder_predicate", "binder_tactic", "declare_simp_like_tactic", "declare_config_elab",
+    "register_option", "register_builtin_option", "register_simp_attr", "register_label_attr",
+    "attribute", "deriving", "add_decl_doc",
 )
+# Any other `#command` (`#reduce`, `#check`, `#synth`, ...): the checker appends its own `#print axioms`.
+_HASH_COMMAND_RE = re.compile(r"(?<![\w.'])#[A-Za-z_]+")
 _WORD_RE = re.compile(r"(?<![\w.'])(" + "|".join(map(re.escape, _WORDS)) + r")(?![\w'])")
 _IMPORT_RE = re.compile(r"(?<![\w.'])import(?![\w'])([^\n]*)")
 _OPTION_RE = re.compile(r"(?<![\w.'])set_option(?![\w'])\s*(\S*)")
@@ -111,6 +116,9 @@ def scan(text: str, *, import_prefixes: tuple[str, ...] = DEFAULT_IMPORT_PREFIXE
             start = pos + len(token)
     for m in _WORD_RE.finditer(text):
         out.append(Refusal(m.group(1), _line(text, m.start()), "declaring syntax, elaborators or a prelude is not allowed"))
+    for m in _HASH_COMMAND_RE.finditer(text):
+        if not any(m.group(0) == t for t, _ in _SUBSTRINGS):
+            out.append(Refusal(m.group(0), _line(text, m.start()), "commands starting with `#` are not allowed"))
     out += _import_refusals(text, import_prefixes)
     out += _option_refusals(text)
     return tuple(sorted(out, key=lambda r: (r.line, r.token)))
