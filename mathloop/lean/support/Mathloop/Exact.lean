@@ -101,8 +101,9 @@ def qle (x y : Frac) : Bool :=
 /-- x < y as rational numbers (positive denominators), as a Boolean. -/
 def qlt (x y : Frac) : Bool := bnot (qle y x)
 
-/-- The denominator is positive. -/
-def qvalid (x : Frac) : Bool := Nat.blt Nat.zero (den x)
+/-- The fraction is as the data must state it: positive denominator, lowest terms (0 is 0/1). -/
+def qvalid (x : Frac) : Bool :=
+  band (Nat.blt Nat.zero (den x)) (Nat.beq (Nat.gcd (Int.natAbs (num x)) (den x)) (Nat.succ Nat.zero))
 
 /-- x^n. -/
 def qpow (x : Frac) : Nat → Frac
@@ -114,7 +115,7 @@ def fact : Nat → Nat
   | Nat.zero => Nat.succ Nat.zero
   | Nat.succ n => Nat.mul (fact n) (Nat.succ n)
 
-/-- Every denominator of the list is positive. -/
+/-- Every fraction of the list is valid data (`qvalid`). -/
 def pvalid : List Frac → Bool
   | List.nil => Bool.true
   | List.cons c cs => band (qvalid c) (pvalid cs)
