@@ -135,7 +135,7 @@ def test_a_pair_correlation_run_shows_every_commit_checked(tmp_path):
 
 def test_without_any_lean_commits_are_unavailable_never_checked_and_the_rest_works(tmp_path):
     db = str(tmp_path / "none.db")
-    proc = mathloop("run", "levinson-conrey", "--db", db, "--budget", "6", "--no-progress", env=NO_LEAN)
+    proc = mathloop("run", "levinson-conrey", "--db", db, "--budget", "3", "--no-progress", env=NO_LEAN)
     assert proc.returncode == 0, proc.stderr
     assert "unavailable" in proc.stdout
     log = json.loads(mathloop("log", "levinson-conrey", "--db", db, "--json", env=NO_LEAN).stdout)
@@ -150,7 +150,7 @@ def test_without_any_lean_commits_are_unavailable_never_checked_and_the_rest_wor
 
 def test_no_lean_leaves_commits_pending(tmp_path):
     db = str(tmp_path / "p.db")
-    proc = mathloop("run", "levinson-conrey", "--db", db, "--budget", "3", "--no-progress", "--no-lean")
+    proc = mathloop("run", "levinson-conrey", "--db", db, "--budget", "2", "--no-progress", "--no-lean")
     assert proc.returncode == 0, proc.stderr
     head = mathloop_json("status", "levinson-conrey", "--db", db)["head"]
     assert head["lean"]["status"] == "pending"

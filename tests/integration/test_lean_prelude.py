@@ -99,3 +99,14 @@ def test_redefining_an_accelerated_name_is_rejected_by_lean(kernel):
     res = check_source("def Nat.lcm (a b : Nat) : Nat := 0\ntheorem ok : True := True.intro\n"
                        "protected def Nat.gcd (a b : Nat) : Nat := 0\n", toolchain=kernel)
     assert res.verdict is Verdict.REFUTED and "already" in " ".join(res.messages)
+
+
+def test_the_ctypes_runner_works_where_no_c_compiler_exists(kernel, tmp_path, monkeypatch):
+    monkeypatch.setenv("MATHLOOP_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("MATHLOOP_LEAN_NO_CC", "1")
+    b = bundled.prepare()
+    assert b.launcher == "ctypes" and (b.prelude_dir / "Init.olean").is_file()
+    tc = Toolchain("bundled", b.command, kernel.version, kernel.commit, b.prelude_sha256, (str(b.prelude_dir),),
+                   b.launcher)
+    assert check_source("theorem t : Eq (Nat.mul 6 7) 42 := rfl\n", toolchain=tc).verdict is Verdict.PROVED
+    assert check_source("theorem t : Eq (Nat.mul 6 7) 43 := rfl\n", toolchain=tc).verdict is Verdict.REFUTED
