@@ -41,8 +41,8 @@ def availability() -> dict[str, Any]:
     if importlib.util.find_spec("lean_dojo") is None:
         missing.append("the `lean-dojo` package (pip install lean-dojo; ~430 MB with ray; optional, not a default dependency)")
     tc = discover()
-    if not tc.available:
-        missing.append("a Lean 4 toolchain (elan; see `mathloop doctor`)")
+    if tc.kind != "toolchain":  # the bundled kernel has no Lake and no standard library
+        missing.append("a full Lean 4 toolchain with Lake (elan; see `mathloop doctor`)")
     return {"available": not missing, "missing": missing,
             "needs": "a git repository with a committed Lake project holding the lemma; "
                      "DISABLE_REMOTE_CACHE=1 offline (trace() otherwise tries a remote cache first)"}
