@@ -14,6 +14,7 @@ from mathloop.lean import attest
 from mathloop.lean.check import LeanCrash, check_source
 from mathloop.lean.commit import check_and_record
 from mathloop.lean.export import ExportError, check_project
+from mathloop.lean.library import LibraryError, support_path
 from mathloop.lean.toolchain import discover
 from mathloop.targets import build_target
 
@@ -48,8 +49,13 @@ def _check_file(path: Path, as_json: bool) -> None:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as e:
         fail(f"--file {path}: not UTF-8 ({e.reason} at byte {e.start})")
+    tc = discover()
     try:
-        res = check_source(text)
+        support = (support_path(tc),) if tc.available else ()
+    except LibraryError:
+        support = ()  # a file that imports Mathloop.* then fails to find it: Lean says so
+    try:
+        res = check_source(text, toolchain=tc, lean_path=support)
     except LeanCrash as e:
         out = {"verdict": "UNKNOWN", "axioms": [], "reasons": [f"Lean did not answer: {e}"]}
     else:
@@ -102,9 +108,10 @@ def lean_check(
     repo = open_repo(db, create=False)
     tgt = build_target(contract)
     last = attest.latest(repo.engine, contract.sha256)
-    todo = [c for c in repo.commits(contract.sha256)
-            if all_commits or last.get(c.hash) is None or last[c.hash].status in ("unavailable",)]
     tc = discover()
+    again = ("unavailable",) if tc.available else ()  # without a Lean, do not re-attest `unavailable`
+    todo = [c for c in repo.commits(contract.sha256)
+            if (all_commits and tc.available) or last.get(c.hash) is None or last[c.hash].status in again]
     rows = []
     with Progress(console=console, transient=True, disable=as_json) as bar:
         task = bar.add_task("Lean: checking", total=len(todo))

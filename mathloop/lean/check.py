@@ -150,7 +150,7 @@ def _result(tc: Toolchain, verdict: Verdict, reason: str, digest: str, **kw) -> 
 
 
 def check_source(source: str, theorems: Sequence[str] | None = None, *, toolchain: Toolchain | None = None,
-                 timeout_s: float = 600, memory_mb: int | None = 8192) -> LeanResult:
+                 timeout_s: float = 600, memory_mb: int | None = 8192, lean_path: Sequence[Path] = ()) -> LeanResult:
     """Return Lean's verdict on a self-contained source declaring `theorems` (default: every `theorem` in it).
 
     Raises:
@@ -176,7 +176,7 @@ def check_source(source: str, theorems: Sequence[str] | None = None, *, toolchai
         (Path(tmp) / CHECK_FILE).write_text(body + "\n" + "".join(f"#print axioms {t}\n" for t in names),
                                             encoding="utf-8")
         out = run_process(tc.argv("--json", CHECK_FILE), cwd=Path(tmp), timeout_s=timeout_s, memory_mb=memory_mb,
-                          env=tc.env())
+                          env=tc.env(*lean_path))
     return _answer(out, tc, digest, names, first)
 
 

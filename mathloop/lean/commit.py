@@ -15,6 +15,7 @@ from sqlalchemy.engine import Engine
 from mathloop.domain import Evidence, Verdict
 from mathloop.lean import attest
 from mathloop.lean.check import LeanCrash, check_source
+from mathloop.lean.library import LibraryError, support_path
 from mathloop.lean.render import RenderError
 from mathloop.lean.toolchain import Toolchain, discover
 
@@ -50,7 +51,12 @@ def check_commit(target: Any, commit_hash: str, evidence: Evidence, *, toolchain
     limits = getattr(getattr(target, "contract", None), "limits", {}) or {}
     limit = timeout_s or float(limits.get("lean_timeout_s", DEFAULT_TIMEOUT_S))
     try:
-        res = check_source(rendered.check_source(), rendered.theorems, toolchain=tc, timeout_s=limit)
+        support = support_path(tc)
+    except LibraryError as e:
+        return Outcome("pending", None, (str(e),))
+    try:
+        res = check_source(rendered.check_source(), rendered.theorems, toolchain=tc, timeout_s=limit,
+                           lean_path=(support,))
     except LeanCrash as e:
         tail = (e.stderr or e.stdout or "").strip().splitlines()[-3:]
         return Outcome("pending", None, (f"Lean did not answer: {e}", *tail))

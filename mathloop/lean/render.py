@@ -183,10 +183,17 @@ class RenderedCommit:
         return out
 
     def check_source(self) -> str:
-        """Return one self-contained file: the support modules, the statements, then the proofs."""
-        def body(text: str) -> str:
-            return "\n".join(l for l in text.splitlines() if not l.startswith("import ")).strip() + "\n"
-        return "\n".join([*(body(support_text(m)) for m in self.support), body(self.statement), body(self.proof)])
+        """Return one file to check against the compiled support modules: imports, statements, proofs."""
+        return "\n".join(["".join(f"import {m}\n" for m in self.support), _body(self.statement), _body(self.proof)])
+
+    def standalone_source(self) -> str:
+        """Return one file that needs no support module: their text, the statements, then the proofs."""
+        return "\n".join([*(_body(support_text(m)) for m in self.support), _body(self.statement), _body(self.proof)])
+
+
+def _body(text: str) -> str:
+    """Return a module's text without its `import` lines."""
+    return "\n".join(l for l in text.splitlines() if not l.startswith("import ")).strip() + "\n"
 
 
 def header(kind: str, meta: Mapping[str, str], sections: Sequence[tuple[str, str]]) -> str:

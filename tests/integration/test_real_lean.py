@@ -13,7 +13,7 @@ import pytest
 
 from mathloop.domain import Verdict
 from mathloop.lean.check import check_source
-from mathloop.lean.render import support_text
+from mathloop.lean.library import support_path
 from mathloop.lean.toolchain import discover
 from mathloop.targets.levinson_conrey.lean_claims import render_commit as render_lc
 from mathloop.targets.pair_correlation.lean_claims import render_commit as render_pc
@@ -63,7 +63,9 @@ def _body(text: str) -> str:
 @pytest.mark.parametrize("which", ["lc", "pc"])
 def test_rendered_commit_is_proved_with_no_axioms(which, request):
     r = request.getfixturevalue(which)
-    res = check_source(r.check_source(), r.theorems, toolchain=_TC)
+    res = check_source(r.standalone_source(), r.theorems, toolchain=_TC)
+    assert res.verdict is Verdict.PROVED, (res.reason, res.messages[:2])
+    res = check_source(r.check_source(), r.theorems, toolchain=_TC, lean_path=(support_path(_TC),))
     assert res.verdict is Verdict.PROVED, (res.reason, res.messages[:2])
     assert res.all_axioms() == () or set(res.all_axioms()) <= {"propext", "Classical.choice", "Quot.sound"}
     assert {t for t, _ in res.axioms} == set(r.theorems)
@@ -75,7 +77,7 @@ def test_changing_any_digit_of_any_number_in_the_statement_is_never_proved(which
     r = request.getfixturevalue(which)
     mutants = _mutants(r)
     assert len(mutants) >= (25 if which == "lc" else 8)
-    support = "\n".join(_body(support_text(m)) for m in r.support)
+    support = "".join(f"import {m}\n" for m in r.support)
     failures = []
     for start in range(0, len(mutants), 12):  # several mutants per Lean run (Lean stops after 100 errors)
         blocks, ranges, theorems = [support], [], []
@@ -87,7 +89,7 @@ def test_changing_any_digit_of_any_number_in_the_statement_is_never_proved(which
             line += block.count("\n") + 1
             blocks.append(block)
             theorems += [t.replace(r.module, ns) for t in r.theorems]
-        res = check_source("\n".join(blocks), theorems, toolchain=_TC, timeout_s=600)
+        res = check_source("\n".join(blocks), theorems, toolchain=_TC, timeout_s=600, lean_path=(support_path(_TC),))
         assert res.verdict is not Verdict.PROVED
         err_lines = [int(m.split(":", 1)[0]) for m in res.messages if ": error:" in m]
         for i, lo, hi in ranges:

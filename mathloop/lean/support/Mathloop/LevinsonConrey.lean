@@ -9,6 +9,8 @@ g = I₁·Q² + 2θI₂·Q·B + θ²I₃·B². Integration by parts gives ∫₀
 α₀ = 1/λ, β₀ = −1/λ, α_k = 1/λ − (k/λ)α_(k−1), β_k = −(k/λ)β_(k−1); hence c = a + b·e^(2R) with
 a = 1 + (Σ g_k β_k)/θ and b = (Σ g_k α_k)/θ. The functions below compute exactly this a and b.
 -/
+import Mathloop.Exact
+
 namespace Mathloop
 
 noncomputable section

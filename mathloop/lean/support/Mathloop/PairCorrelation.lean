@@ -7,6 +7,8 @@ For g(x) = Σ a_k x^(2k), C = ∫g and H the antiderivative of g vanishing at 0,
 where every integral is a polynomial moment: ∫ x^n over [−1/2, 1/2] is 0 for odd n and
 1/(2^n (n+1)) for even n.
 -/
+import Mathloop.Exact
+
 namespace Mathloop
 
 noncomputable section
