@@ -192,3 +192,21 @@ def verify_chain(engine: Engine, contract_sha: str, commits: Mapping[str, int],
             bad("is about a different Lean rendering than the commit's evidence gives today")
         prev = r.hash
     return problems
+
+
+def audit_lineage(repo: Any, contract_sha: str, commits: list[Any], target: Any) -> list[tuple[int, str, str]]:
+    """Return (seq, commit, problem) for every problem of a lineage's attestations, re-rendering each
+    `checked` commit from its stored evidence (`repo` reads candidates; `target` renders)."""
+    by_hash = {c.hash: c for c in commits}
+
+    def artifact(h: str) -> str | None:
+        cand = repo.candidate(by_hash[h].candidate_id)
+        try:
+            r = target.lean_render(h, cand.evidence) if cand is not None and cand.evidence is not None else None
+        except ValueError as e:  # RenderError: the evidence no longer renders
+            return f"unrenderable: {e}"
+        return r.sha256 if r is not None else None
+
+    seqs = {h: c.seq for h, c in by_hash.items()}
+    return [(seqs.get(p.commit, -1), p.commit, p.problem)
+            for p in verify_chain(repo.engine, contract_sha, seqs, artifact)]

@@ -7,12 +7,14 @@ from typing import Callable
 
 from mathloop.contract.model import Contract
 from mathloop.domain import fraction_str, sha256_hex
+from mathloop.lean.attest import audit_lineage
 from mathloop.propose.base import payload_sha
 from mathloop.search.gate import beyond_class_maximum, gate
 from mathloop.search.runner import CheckRunner
 from mathloop.store.chain import commit_body, commit_hash
 from mathloop.store.models import GENESIS
 from mathloop.store.repository import CommitRecord, Repository
+from mathloop.targets import build_target
 
 
 @dataclass(frozen=True)
@@ -36,29 +38,9 @@ def audit(contract: Contract, repo: Repository, runner: CheckRunner | None,
         parent = c
         if progress:
             progress(i + 1, len(commits))
-    findings += lean_findings(contract, repo, commits)  # the Lean attestation chain (mathloop.lean.attest)
+    # the Lean attestation chain (mathloop.lean.attest): edited, inserted or deleted Lean results
+    findings += [Finding(*p) for p in audit_lineage(repo, contract.sha256, commits, build_target(contract))]
     return findings, len(commits)
-
-
-def lean_findings(contract: Contract, repo: Repository, commits: list[CommitRecord]) -> list[Finding]:
-    """Return the problems of the lineage's Lean attestation chain, each naming its commit."""
-    from mathloop.lean.attest import verify_chain
-    from mathloop.targets import build_target
-
-    seqs = {c.hash: c.seq for c in commits}
-    target = build_target(contract)
-
-    def artifact(h: str) -> str | None:
-        c = next(c for c in commits if c.hash == h)
-        cand = repo.candidate(c.candidate_id)
-        try:
-            r = target.lean_render(h, cand.evidence) if cand is not None and cand.evidence is not None else None
-        except ValueError as e:  # RenderError: the evidence no longer renders
-            return f"unrenderable: {e}"
-        return r.sha256 if r is not None else None
-
-    return [Finding(seqs.get(p.commit, -1), p.commit, p.problem)
-            for p in verify_chain(repo.engine, contract.sha256, seqs, artifact)]
 
 
 def _audit_one(contract: Contract, repo: Repository, runner: CheckRunner | None,
