@@ -100,8 +100,8 @@ def not : Bool → Bool
   | true => false
   | false => true
 
-/-- Boolean inequality (exclusive or). -/
-def bne : Bool → Bool → Bool
+/-- Exclusive or (Boolean inequality). -/
+def Bool.xor : Bool → Bool → Bool
   | true, false => true
   | false, true => true
   | true, true => false
@@ -224,7 +224,7 @@ def land (n m : Nat) : Nat := bitwise and n m
 def lor (n m : Nat) : Nat := bitwise or n m
 
 /-- Bitwise exclusive or. -/
-def xor (n m : Nat) : Nat := bitwise bne n m
+def xor (n m : Nat) : Nat := bitwise Bool.xor n m
 
 end Nat
 
