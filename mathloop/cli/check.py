@@ -9,9 +9,9 @@ import typer
 from rich.table import Table
 
 from mathloop.cli.common import DB_HELP, bounds_json, console, fail, hypotheses_line, open_contract, print_json
-from mathloop.domain import Verdict, canonical_json
+from mathloop.domain import Label, Verdict, canonical_json
 from mathloop.propose.extract import loads_strict
-from mathloop.search.gate import beyond_class_maximum, gate
+from mathloop.search.gate import decide
 from mathloop.search.runner import InProcessRunner
 from mathloop.store.engine import StoreError, make_engine
 from mathloop.store.repository import Repository
@@ -89,13 +89,14 @@ def check(
     ev = out.evidence
     if confirmed and isinstance(ev.state, dict) and ev.state.get("conditional_on_parent"):
         confirmed, parent_from = False, "taken from the payload itself (unconfirmed)"
-    beyond = beyond_class_maximum(contract, ev)
+    decision = decide(contract, head.scores if head else None, ev)
+    beyond = "; ".join(decision.reasons) if decision.label is Label.ERROR else None
     refuted = [r for r in ev.results if r.verdict in (Verdict.REFUTED, Verdict.ERROR)]
     ok = confirmed and not refuted and beyond is None and all(b.name in ev.bounds for b in contract.bounds)
     reasons = ev.reasons() + ([beyond] if beyond else [])
     if not confirmed:
         reasons.append(f"parent state not confirmed ({parent_from}): the bounds below hold only if it is true")
-    would = gate(contract, head.scores if head else None, ev).label.value if head else None
+    would = decision.label.value if head else None
     if as_json:
         print_json({
             "ok": ok,
@@ -161,7 +162,7 @@ def _check_chain(contract, manifest_path: Path, manifest: dict, as_json: bool) -
             break
         ev = out.evidence
         bad = [r for r in ev.results if r.verdict in (Verdict.REFUTED, Verdict.ERROR)]
-        if bad or beyond_class_maximum(contract, ev):
+        if bad or decide(contract, None, ev).label is Label.ERROR:
             reasons += [f"{path.name}: {r}" for r in ev.reasons()] or [f"{path.name}: refused"]
             break
         parent = ev.state

@@ -14,8 +14,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from mathloop.contract.model import Contract
-from mathloop.domain import Evidence, Label, Scores, canonical_json, fraction_str, sha256_hex
-from mathloop.propose.base import Head, Rejection, payload_sha
+from mathloop.domain import (Evidence, Head, Label, Rejection, Scores, canonical_json, fraction_str, payload_sha,
+                             sha256_hex)
 from mathloop.store.chain import commit_body, commit_hash
 from mathloop.store.models import (
     GENESIS,

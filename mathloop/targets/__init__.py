@@ -12,7 +12,7 @@ REGISTRY: dict[str, str] = {
     "levinson-conrey": "mathloop.targets.levinson_conrey.target:LevinsonConrey",
     "critical-line-zeros": "mathloop.targets.critical_line_zeros.target:CriticalLineZeros",
     "pair-correlation": "mathloop.targets.pair_correlation.target:PairCorrelation",
-    "pair-correlation-rh": "mathloop.targets.pair_correlation.rh_target:PairCorrelationRH",
+    "pair-correlation-rh": "mathloop.targets.pair_correlation_rh.target:PairCorrelationRH",
 }
 
 

@@ -10,7 +10,8 @@ import pytest
 
 from mathloop.contract.load import load_contract
 from mathloop.contract.model import ContractError
-from mathloop.domain import Verdict
+from mathloop.domain import Label, Verdict
+from mathloop.search.gate import decide
 from mathloop.targets import build_target
 from mathloop.targets.base import CheckerCrash, Malformed
 from mathloop.targets.levinson_conrey import crosscheck as crosscheck_mod
@@ -172,10 +173,11 @@ def test_refuses_payloads_over_the_limits_or_malformed(conrey, payload, match):
 
 # --- checker bugs become CheckerCrash, never a bound --------------------------------------------
 
-def test_a_value_above_the_class_maximum_is_a_checker_crash(tmp_path):
+def test_a_value_above_the_class_maximum_is_refused_by_the_gate(tmp_path):
     t = build_target(load_contract(contract_variant(tmp_path, 'class_maximum = "0.408960"', 'class_maximum = "0.38"')))
-    with pytest.raises(CheckerCrash, match="class maximum"):
-        check(t, SEED)
+    decision = decide(t.contract, None, check(t, SEED))
+    assert decision.label is Label.ERROR and not decision.commits
+    assert "class maximum" in decision.reasons[0]
 
 
 def test_disagreeing_precisions_are_a_checker_crash(conrey, monkeypatch):

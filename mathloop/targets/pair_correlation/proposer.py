@@ -18,7 +18,7 @@ from mathloop.propose.base import Context, Proposal, payload_sha
 from mathloop.targets.base import Malformed
 from mathloop.targets.pair_correlation.functional import functional
 from mathloop.targets.pair_correlation.optimum import optimal_coefficients, round_significant
-from mathloop.targets.pair_correlation.positivity import certify_nonnegative
+from mathloop.targets.positivity import certify_nonnegative
 
 DIGIT_SCHEDULE = (3, 6, 9, 12, 16, 20, 25, 30, 40)
 

@@ -24,10 +24,10 @@ from mathloop.contract.model import Contract, ContractError
 from mathloop.domain import Evidence, Trust, Verdict, fraction_str
 from mathloop.propose.base import Proposer
 from mathloop.targets.base import CheckerCrash, Malformed, Target
-from mathloop.targets.pair_correlation.evidence import Outcome, assemble, int_limit
+from mathloop.targets.evidence import Outcome, assemble, int_limit
 from mathloop.targets.pair_correlation.functional import functional, m_by_g_route, m_by_quadrature
-from mathloop.targets.pair_correlation.parsing import exact_keys, parse_list
-from mathloop.targets.pair_correlation.positivity import certify_nonnegative
+from mathloop.targets.payload import exact_keys, parse_list
+from mathloop.targets.positivity import certify_nonnegative
 
 CROSS_CHECK_DPS = (30, 45)
 

@@ -15,11 +15,11 @@ from typing import Any
 
 from mathloop.domain import fraction_str
 from mathloop.propose.base import Context, Proposal, payload_sha
-from mathloop.targets.pair_correlation import lp
-from mathloop.targets.pair_correlation.cosine_positivity import (
+from mathloop.targets.pair_correlation_rh import lp
+from mathloop.targets.pair_correlation_rh.cosine_positivity import (
     certify_cosine_nonnegative,
 )
-from mathloop.targets.pair_correlation.rh_functional import rh_functional
+from mathloop.targets.pair_correlation_rh.functional import rh_functional
 
 CONFIGS = tuple(
     (Fraction(1, d), Fraction(a))

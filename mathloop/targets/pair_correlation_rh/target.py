@@ -23,10 +23,10 @@ from mathloop.contract.model import Contract, ContractError
 from mathloop.domain import Evidence, Trust, Verdict, fraction_str
 from mathloop.propose.base import Proposer
 from mathloop.targets.base import CheckerCrash, Malformed, Target
-from mathloop.targets.pair_correlation.cosine_positivity import certify_cosine_nonnegative, sample_minimum
-from mathloop.targets.pair_correlation.evidence import Outcome, assemble, int_limit
-from mathloop.targets.pair_correlation.parsing import exact_keys, parse_list, parse_rational
-from mathloop.targets.pair_correlation.rh_functional import b_by_quadrature, rh_functional, value_at
+from mathloop.targets.pair_correlation_rh.cosine_positivity import certify_cosine_nonnegative, sample_minimum
+from mathloop.targets.evidence import Outcome, assemble, int_limit
+from mathloop.targets.payload import exact_keys, parse_list, parse_rational
+from mathloop.targets.pair_correlation_rh.functional import b_by_quadrature, rh_functional, value_at
 
 CROSS_CHECK_DPS = (30, 45)
 
@@ -179,7 +179,7 @@ class PairCorrelationRH(Target):
                     raise CheckerCrash(f"functional: mpmath at {dps} dps differs from the exact B by {mpmath.nstr(err, 5)}")
 
     def local_proposer(self, seed: int) -> Proposer:
-        from mathloop.targets.pair_correlation.rh_proposer import LpProposer
+        from mathloop.targets.pair_correlation_rh.proposer import LpProposer
 
         return LpProposer(self, seed)
 
