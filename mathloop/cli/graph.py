@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 from rich.tree import Tree
 
-from mathloop.cli.common import DB_HELP, bounds_text, console, fail, open_contract, open_repo
+from mathloop.cli.common import TARGET_HELP, contract_option, DB_HELP, bounds_text, console, fail, open_contract, open_repo
 from mathloop.domain import Kind
 from mathloop.export.graph import node_statuses, render, to_dot
 from mathloop.targets import build_target
@@ -17,12 +17,13 @@ _STYLE = {"discharged": "green", "open": "yellow", "refuted": "red", "error": "r
 
 
 def graph(
-    target: str = typer.Argument(..., help="Target name or contract path."),
+    target: Optional[str] = typer.Argument(None, help=TARGET_HELP),
+    contract_file: Optional[Path] = contract_option(),
     db: Optional[str] = typer.Option(None, "--db", help=DB_HELP),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write a picture (.dot, .svg, .png)."),
 ) -> None:
     """Show every obligation at the head: discharged, open, refuted, or a hypothesis taken as given."""
-    contract = open_contract(target)
+    contract = open_contract(target, contract_file)
     repo = open_repo(db)
     head = repo.head(contract.sha256)
     evidence = repo.candidate(head.candidate_id).evidence if head else None

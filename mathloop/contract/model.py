@@ -13,6 +13,13 @@ if TYPE_CHECKING:
     import networkx as nx
 
 
+# [limits] keys every contract may set, read by the loop, the CLI and the Lean layer (never by a
+# target): validated once here, into the typed fields of Contract; targets ignore them.
+GENERIC_LIMITS = frozenset({"check_timeout_s", "default_budget", "lean_timeout_s"})
+DEFAULT_CHECK_TIMEOUT_S = 120
+DEFAULT_BUDGET = 400
+
+
 class ContractError(ValueError):
     """A contract file is invalid; the message names the file, the key and the reason."""
 
@@ -81,6 +88,10 @@ class Contract:
         text: the file's text as loaded (stored with the lineage).
         parameters / limits: raw tables; the target validates them into its own types.
         seed: the seed candidate payload (committed as the root after it is checked).
+        source: "package" (shipped by an installed distribution) or "file" (a user contract named
+            with --contract).
+        package: the distribution that ships it (None for a user file).
+        check_timeout_s / default_budget / lean_timeout_s: the generic limits, typed.
     """
 
     name: str
@@ -94,6 +105,21 @@ class Contract:
     parameters: Mapping[str, Any] = field(default_factory=dict)
     limits: Mapping[str, Any] = field(default_factory=dict)
     seed: Mapping[str, Any] = field(default_factory=dict)
+    source: str = "file"
+    package: str | None = None
+    check_timeout_s: int = DEFAULT_CHECK_TIMEOUT_S
+    default_budget: int = DEFAULT_BUDGET
+    lean_timeout_s: int | None = None
+
+    @property
+    def origin(self) -> str:
+        """Return where the contract came from, for display: "package mathloop" or "file PATH"."""
+        return f"package {self.package}" if self.source == "package" else f"file {self.path}"
+
+    @property
+    def target_limits(self) -> dict[str, Any]:
+        """Return the [limits] a target validates: everything but the generic keys."""
+        return {k: v for k, v in self.limits.items() if k not in GENERIC_LIMITS}
 
     def obligation(self, obligation_id: str) -> Obligation:
         for o in self.obligations:

@@ -67,3 +67,7 @@ class Proposer(Protocol):
     def propose(self, ctx: Context) -> list[Proposal]:
         """Return up to ctx.samples proposals. Raises StopSession when it cannot go on."""
         ...
+
+    def stats(self) -> Any:
+        """Return the proposer's run statistics (a mapping or a dataclass), or None when it keeps none."""
+        return None

@@ -212,6 +212,9 @@ class Repository:
         The caller must have gated `evidence` against `parent`. Raises HeadMoved when another
         commit already sits on `parent` (the unique (contract, parent) key), leaving nothing written.
         """
+        if parent is not None and parent.contract_sha != contract_sha:  # a lineage is one contract hash
+            raise ValueError(f"commit for contract {contract_sha[:12]} on parent {parent.hash[:12]} of contract "
+                             f"{parent.contract_sha[:12]}: lineages of different contracts never mix")
         parent_hash = parent.hash if parent else GENESIS
         seq = parent.seq + 1 if parent else 0
         with Session(self.engine) as s:

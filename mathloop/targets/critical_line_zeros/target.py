@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, ClassVar, Mapping
+from pathlib import Path
+from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 import flint
 
 from mathloop.contract.model import Contract, ContractError
-from mathloop.domain import Evidence, Kind, ObligationResult, Trust, Verdict, decimal_str, fraction_str
-from mathloop.targets.base import CheckerCrash, Malformed, Target
+from mathloop.contract.rules import Required
+from mathloop.domain import Direction, Evidence, Kind, ObligationResult, Trust, Verdict, decimal_str, fraction_str
+from mathloop.targets.base import ChainCheck, CheckerCrash, Malformed, Target
 from mathloop.targets.critical_line_zeros.certificate import CERTIFICATE_FORMAT, Chunk, Prefix, parse_chunk, parse_prefix
 from mathloop.targets.critical_line_zeros.gram import expected_sign, gram_decimal, gram_floor
 from mathloop.targets.critical_line_zeros.hardy_z import arb_of, definite, theta
@@ -27,6 +29,17 @@ class CriticalLineZeros(Target):
     name: ClassVar[str] = "critical-line-zeros"
     version: ClassVar[str] = "1"
     checks: ClassVar[Mapping[str, Trust]] = {c: Trust.RIGOROUS for c in _CHECKERS}
+    # N(T) and "all zeros up to T on the line" rest on Riemann–von Mangoldt, Turing's method with
+    # Trudgian's constants and Arb's enclosures; the blocks and Turing's closure make them true.
+    required_obligations: ClassVar[tuple[Required, ...]] = (
+        Required("riemann-von-mangoldt", Kind.HYPOTHESIS),
+        Required("turing-trudgian", Kind.HYPOTHESIS),
+        Required("arb-enclosures", Kind.HYPOTHESIS),
+        Required("blocks", Kind.LEMMA, "blocks"),
+        Required("turing", Kind.CHECK, "turing"),
+        Required("height", Kind.BOUND, "height", "height", Direction.MAXIMIZE),
+        Required("count", Kind.BOUND, "count", "count", Direction.MAXIMIZE),
+    )
 
     def __init__(self, contract: Contract) -> None:
         super().__init__(contract)
@@ -153,6 +166,22 @@ class CriticalLineZeros(Target):
         if goal is None or value >= goal:
             return ObligationResult(oid, Verdict.PROVED, 0, Trust.RIGOROUS)
         return ObligationResult(oid, Verdict.UNKNOWN, 1, Trust.RIGOROUS, (f"certified {checker} {_dec(value)} below the goal {_dec(goal)}",))
+
+    def rests_on_claimed_parent(self, evidence: Evidence) -> bool:
+        """Return True when a single certificate file was checked against its own recorded parent."""
+        return isinstance(evidence.state, Mapping) and bool(evidence.state.get("conditional_on_parent"))
+
+    def export_certificates(self, chain: Sequence[tuple[str, Evidence]], out_dir: Path) -> Path:
+        """Write each committed chunk's certificate and manifest.json; return the manifest path."""
+        from mathloop.targets.critical_line_zeros.export import export_certificates
+
+        return export_certificates([ev.to_json(with_timings=False) for _, ev in chain], out_dir, [h for h, _ in chain])
+
+    def verify_certificate_chain(self, manifest: Path, read_json: Callable[[Path], Any]) -> ChainCheck:
+        """Return the re-verification of an exported chain from the seed (see chain.py)."""
+        from mathloop.targets.critical_line_zeros.chain import verify_chain
+
+        return verify_chain(self, manifest, read_json)
 
     def state_summary(self, state: Mapping[str, Any]) -> str:
         """Return e.g. 'all zeros with 0 < t <= 10000.25 on the line (N = 10142); 7123 blocks to g_10150'."""

@@ -7,7 +7,8 @@ from fractions import Fraction
 from typing import Any, ClassVar, Mapping
 
 from mathloop.contract.model import Contract, ContractError
-from mathloop.domain import Evidence, ObligationResult, Trust, Verdict, fraction_str
+from mathloop.contract.rules import Floor, Required
+from mathloop.domain import Direction, Evidence, Kind, ObligationResult, Trust, Verdict, fraction_str
 from mathloop.propose.base import Proposer
 from mathloop.targets.base import CheckerCrash, Malformed, Target
 from mathloop.targets.levinson_conrey import admissibility, config
@@ -34,6 +35,23 @@ class LevinsonConrey(Target):
         "closed-form": Trust.EXACT,
         KAPPA: Trust.RIGOROUS,
     }
+    # κ >= 1 − log(c)/R holds only for admissible (P, Q, R) and θ inside the mean-value theorem's
+    # range, through Levinson's method and the Levinson–Conrey inequality.
+    required_obligations: ClassVar[tuple[Required, ...]] = (
+        Required("levinson-method", Kind.HYPOTHESIS),
+        Required("levinson-conrey-inequality", Kind.HYPOTHESIS),
+        Required("P", Kind.INPUT, "input-p"),
+        Required("Q", Kind.INPUT, "input-q"),
+        Required("R", Kind.INPUT, "input-r"),
+        *(Required(c, Kind.CHECK, c) for c in admissibility.CONDITIONS),
+        Required("closed-form", Kind.CHECK, "closed-form"),
+        Required(KAPPA, Kind.BOUND, KAPPA, config.BOUND_NAME, Direction.MAXIMIZE),
+    )
+    limit_floors: ClassVar[tuple[Floor, ...]] = (
+        Floor("parameters.theta_sup", config.THETA_SUP_MAX, at_most=True,
+              why="Conrey (1989) proves the mean-value theorem for θ < 4/7 only"),
+        Floor("bounds.kappa.class_maximum", Fraction(1), at_most=True, why="κ <= 1 always (c >= 1)"),
+    )
 
     def __init__(self, contract: Contract) -> None:
         super().__init__(contract)
@@ -43,6 +61,7 @@ class LevinsonConrey(Target):
     def validate_contract(cls, contract: Contract) -> None:
         """Raise ContractError unless checkers, parameters, limits, the kappa bound and the seed are valid."""
         super().validate_contract(contract)
+        config.validate_mean_value(contract)
         used = [o.checker for o in contract.checked]
         for name in cls.checks:
             if used.count(name) != 1:

@@ -21,7 +21,8 @@ from typing import Any, Mapping
 import mpmath
 
 from mathloop.contract.model import Contract, ContractError
-from mathloop.domain import Evidence, Trust, Verdict, fraction_str
+from mathloop.contract.rules import Floor, Required
+from mathloop.domain import Direction, Evidence, Kind, Trust, Verdict, fraction_str
 from mathloop.propose.base import Proposer
 from mathloop.targets.base import CheckerCrash, Malformed, Target
 from mathloop.targets.evidence import Outcome, assemble, int_limit
@@ -53,6 +54,16 @@ class PairCorrelation(Target):
         "functional": Trust.EXACT,
         "bound": Trust.EXACT,
     }
+    # B(g) bounds the proportion only for g >= 0 with int g != 0, through the pair-correlation theorem.
+    required_obligations = (
+        Required("pair-correlation-theorem", Kind.HYPOTHESIS),
+        Required("g-nonnegative", Kind.CHECK, "positivity"),
+        Required("mass-nonzero", Kind.CHECK, "mass"),
+        Required("functional-exact", Kind.CHECK, "functional"),
+        Required("proportion-bound", Kind.BOUND, "bound", "proportion", Direction.MAXIMIZE),
+    )
+    limit_floors = (Floor("bounds.proportion.class_maximum", Fraction(1), at_most=True,
+                          why="a proportion of zeros is at most 1"),)
 
     def __init__(self, contract: Contract) -> None:
         super().__init__(contract)
@@ -64,7 +75,6 @@ class PairCorrelation(Target):
         super().validate_contract(contract)
         int_limit(contract, "max_terms", 1, 64)
         int_limit(contract, "max_digits", 1, 400)
-        int_limit(contract, "check_timeout_s", 1, 3600)
         try:
             cls(contract).parse(contract.seed)
         except Malformed as e:

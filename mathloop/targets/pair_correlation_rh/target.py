@@ -20,7 +20,8 @@ from typing import Any, Mapping
 import mpmath
 
 from mathloop.contract.model import Contract, ContractError
-from mathloop.domain import Evidence, Trust, Verdict, fraction_str
+from mathloop.contract.rules import Floor, Required
+from mathloop.domain import Direction, Evidence, Kind, Trust, Verdict, fraction_str
 from mathloop.propose.base import Proposer
 from mathloop.targets.base import CheckerCrash, Malformed, Target
 from mathloop.targets.pair_correlation_rh.cosine_positivity import certify_cosine_nonnegative, sample_minimum
@@ -55,6 +56,20 @@ class PairCorrelationRH(Target):
         "functional": Trust.EXACT,
         "bound": Trust.EXACT,
     }
+    # B = 2 - J / int r-hat bounds the proportion only for r >= 0, r-hat <= 0 beyond 1, mass > 0,
+    # and only assuming RH (through Montgomery and the CGdL reduction): no contract may drop these.
+    required_obligations = (
+        Required("riemann-hypothesis", Kind.HYPOTHESIS),
+        Required("montgomery-pair-correlation", Kind.HYPOTHESIS),
+        Required("cgdl-reduction", Kind.HYPOTHESIS),
+        Required("rhat-nonpositive-tail", Kind.CHECK, "tail_sign"),
+        Required("mass-positive", Kind.CHECK, "mass"),
+        Required("r-nonnegative", Kind.CHECK, "cosine_positivity"),
+        Required("functional-exact", Kind.CHECK, "functional"),
+        Required("proportion-bound", Kind.BOUND, "bound", "proportion", Direction.MAXIMIZE),
+    )
+    limit_floors = (Floor("bounds.proportion.class_maximum", Fraction(1), at_most=True,
+                          why="a proportion of zeros is at most 1"),)
 
     def __init__(self, contract: Contract) -> None:
         super().__init__(contract)
@@ -71,7 +86,6 @@ class PairCorrelationRH(Target):
         int_limit(contract, "max_nodes", 1, 5000)
         int_limit(contract, "max_digits", 1, 200)
         int_limit(contract, "max_cells", 1, 10_000_000)
-        int_limit(contract, "check_timeout_s", 1, 3600)
         for key in ("h_min", "A_max"):
             v = contract.limits.get(key)
             try:
