@@ -1,55 +1,174 @@
-"""Strict parsing of untrusted candidate payloads: exact keys, exact rational strings, size limits."""
+"""Candidate payload specs: one definition gives both the strict parser and the JSON schema for models.
+
+Every exact rational in every target's payload is a JSON string read by the one `Rational.parse`
+with one grammar — an integer ("-2"), a fraction ("13/10") or a decimal ("1.3", "2.5e-3" when
+the spec allows exponents) — and the spec's limits. JSON numbers, NaN/inf, unknown or missing
+keys and anything over the limits are refused with Malformed("<field>: why"). The schema the
+model is offered is derived from the same spec; it only guides the model, `parse` is the judge.
+"""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Mapping
 
 from mathloop.targets.base import Malformed
 
-# "12", "-3/7", "0.125", "-.5": no exponents, no spaces, no nan/inf (they fail the pattern)
-_RATIONAL = re.compile(r"[+-]?(?:\d+(?:/\d+)?|\d*\.\d+|\d+\.)", re.ASCII)
+_RATIO = re.compile(r"[+-]?[0-9]+/[0-9]+", re.ASCII)
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE]([+-]?[0-9]{1,4}))?", re.ASCII)
+# Decimal places offered to the model: enough to steer, few enough that "1.234567" stays within
+# any sensible numerator/denominator limit.
+_SCHEMA_PLACES = 6
 
 
-def exact_keys(payload: Any, required: set[str], where: str = "payload") -> Mapping[str, Any]:
-    """Return `payload` if it is an object with exactly `required` keys. Raises Malformed."""
-    if not isinstance(payload, Mapping):
-        raise Malformed(f"{where}: must be a JSON object, got {type(payload).__name__}")
-    extra = sorted(map(str, set(payload) - required))
-    if extra:
-        raise Malformed(f"{extra[0]}: unknown key (allowed: {', '.join(sorted(required))})")
-    missing = sorted(required - set(payload))
-    if missing:
-        raise Malformed(f"{missing[0]}: missing")
-    return payload
+@dataclass(frozen=True)
+class Rational:
+    """One exact rational written as a JSON string, with its limits.
 
-
-def parse_rational(field: str, value: Any, max_digits: int) -> Fraction:
-    """Return the exact rational spelled by a JSON string such as "13/10" or "1.3". Raises Malformed.
-
-    >>> parse_rational("x", "-3/6", 10)
-    Fraction(-1, 2)
+    Attributes:
+        max_chars: longest accepted string.
+        max_digits: most digits in the string (None: not limited this way).
+        max_numerator: largest |numerator| of the reduced value (None: not limited).
+        max_denominator: largest denominator of the reduced value (None: not limited).
+        max_exponent: largest |e| of a decimal exponent ("1e999" is refused; 0: none but e0).
     """
-    if not isinstance(value, str):
-        raise Malformed(f"{field}: must be an exact rational as a string, got {type(value).__name__}")
-    if not _RATIONAL.fullmatch(value):
-        raise Malformed(f"{field}: not an exact rational string: {value[:40]!r}")
-    digits = sum(ch.isdigit() for ch in value)
-    if digits > max_digits:
-        raise Malformed(f"{field}: {digits} digits exceeds the limit {max_digits}")
-    try:
-        return Fraction(value)
-    except ZeroDivisionError:
-        raise Malformed(f"{field}: zero denominator") from None
+
+    max_chars: int = 64
+    max_digits: int | None = None
+    max_numerator: int | None = None
+    max_denominator: int | None = None
+    max_exponent: int = 0
+
+    def parse(self, field: str, value: Any) -> Fraction:
+        """Return the exact rational spelled by `value`.
+
+        >>> Rational(max_exponent=3).parse("R", "1.3e-1"), Rational().parse("x", "-3/6")
+        (Fraction(13, 100), Fraction(-1, 2))
+
+        Raises:
+            Malformed: not a string, bad syntax, zero denominator, huge exponent, over a limit.
+        """
+        if not isinstance(value, str):
+            raise Malformed(f"{field}: must be a string spelling an exact rational, got {type(value).__name__}")
+        if len(value) > self.max_chars:
+            raise Malformed(f"{field}: longer than {self.max_chars} characters")
+        if self.max_digits is not None:
+            digits = sum(ch.isdigit() for ch in value)
+            if digits > self.max_digits:
+                raise Malformed(f"{field}: {digits} digits exceeds the limit {self.max_digits}")
+        if _RATIO.fullmatch(value):
+            num, den = value.lstrip("+").split("/")
+            if int(den) == 0:
+                raise Malformed(f"{field}: zero denominator in {value!r}")
+            q = Fraction(int(num), int(den))
+        else:
+            m = _DECIMAL.fullmatch(value)
+            if not m:
+                raise Malformed(f"{field}: not an exact rational (integer, p/q or decimal): {value[:40]!r}")
+            if m.group(1) is not None and abs(int(m.group(1))) > self.max_exponent:
+                raise Malformed(f"{field}: exponent beyond ±{self.max_exponent} in {value!r}")
+            q = Fraction(value)
+        if self.max_numerator is not None and abs(q.numerator) > self.max_numerator:
+            raise Malformed(f"{field}: numerator of {value!r} exceeds {self.max_numerator}")
+        if self.max_denominator is not None and q.denominator > self.max_denominator:
+            raise Malformed(f"{field}: denominator of {value!r} exceeds {self.max_denominator}")
+        return q
+
+    def schema(self) -> dict[str, Any]:
+        """Return the JSON schema of this rational: a string whose digits fit the limits.
+
+        Written without backslash escapes: llama-cpp-python's grammar converter cannot parse `\\.`
+        and its server process dies on a grammar it cannot parse (measured).
+
+        >>> Rational(max_numerator=10**15, max_denominator=10**15).schema()["pattern"]
+        '^-?([0-9]{1,15}(/[0-9]{1,15})?|[0-9]{1,9}[.][0-9]{1,6})$'
+        """
+        if self.max_digits is not None:
+            d = max(1, min(self.max_digits, 60))
+            return {"type": "string", "maxLength": 2 * d + 2,
+                    "pattern": f"^-?([0-9]{{1,{d}}}(/[0-9]{{1,{d}}})?|[0-9]{{1,{d}}}[.][0-9]{{1,{d}}})$"}
+        num = max(1, len(str(self.max_numerator or 10**15)) - 1)  # every numeral this long is < the limit
+        den = max(1, len(str(self.max_denominator or 10**15)) - 1)
+        places = min(_SCHEMA_PLACES, den, num - 1) if num > 1 else 0
+        decimal = f"|[0-9]{{1,{num - places}}}[.][0-9]{{1,{places}}}" if places else ""
+        return {"type": "string", "pattern": f"^-?([0-9]{{1,{num}}}(/[0-9]{{1,{den}}})?{decimal})$",
+                "maxLength": self.max_chars}
 
 
-def parse_list(field: str, value: Any, max_len: int, max_digits: int) -> tuple[Fraction, ...]:
-    """Return a non-empty list of exact rational strings as Fractions. Raises Malformed."""
-    if not isinstance(value, list):
-        raise Malformed(f"{field}: must be a list of rational strings")
-    if not value:
-        raise Malformed(f"{field}: must not be empty")
-    if len(value) > max_len:
-        raise Malformed(f"{field}: {len(value)} entries exceeds the limit {max_len}")
-    return tuple(parse_rational(f"{field}[{i}]", v, max_digits) for i, v in enumerate(value))
+@dataclass(frozen=True)
+class RationalList:
+    """A non-empty list of exact rationals (e.g. coefficients, node values).
+
+    Attributes:
+        item: the spec of every entry.
+        max_items: longest accepted list.
+        noun: what the entries are called in refusals ("coefficients", "entries").
+    """
+
+    item: Rational
+    max_items: int
+    noun: str = "entries"
+
+    def parse(self, field: str, value: Any) -> tuple[Fraction, ...]:
+        """Return the list's rationals. Raises Malformed naming the list or the entry."""
+        if not isinstance(value, list):
+            raise Malformed(f"{field}: must be a list of rational strings")
+        if not value:
+            raise Malformed(f"{field}: empty list")
+        if len(value) > self.max_items:
+            raise Malformed(f"{field}: {len(value)} {self.noun}, more than the limit {self.max_items}")
+        return tuple(self.item.parse(f"{field}[{i}]", v) for i, v in enumerate(value))
+
+    def schema(self, shared: Rational | None = None) -> dict[str, Any]:
+        """Return the array schema; entries refer to $defs/rational when they use the `shared` spec."""
+        items = {"$ref": "#/$defs/rational"} if self.item == shared else self.item.schema()
+        return {"type": "array", "items": items, "minItems": 1, "maxItems": self.max_items}
+
+
+@dataclass(frozen=True)
+class PayloadSpec:
+    """A candidate payload: an object with exactly these keys, each a rational or a list of them.
+
+    Attributes:
+        fields: (key, Rational or RationalList), in the order refusals report them.
+    """
+
+    fields: tuple[tuple[str, Rational | RationalList], ...]
+
+    @property
+    def rational(self) -> Rational:
+        """Return the rational spec of the first field (defined once under $defs in the schema)."""
+        first = self.fields[0][1]
+        return first.item if isinstance(first, RationalList) else first
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        return tuple(k for k, _ in self.fields)
+
+    def parse(self, payload: Any) -> dict[str, Any]:
+        """Return {key: Fraction or tuple of Fractions}. Raises Malformed with the field and reason."""
+        allowed = ", ".join(self.keys)
+        if not isinstance(payload, Mapping):
+            raise Malformed(f"payload: must be an object with keys {allowed}, got {type(payload).__name__}")
+        for k in payload:
+            if k not in self.keys:
+                raise Malformed(f"{str(k)[:40]}: unknown key (allowed: {allowed})")
+        for k in self.keys:
+            if k not in payload:
+                raise Malformed(f"{k}: missing")
+        return {k: spec.parse(k, payload[k]) for k, spec in self.fields}
+
+    def schema(self) -> dict[str, Any]:
+        """Return the strict JSON schema (additionalProperties false; the rational defined once in $defs)."""
+        shared = self.rational
+        return {
+            "$defs": {"rational": shared.schema()},
+            "type": "object",
+            "properties": {k: spec.schema(shared) if isinstance(spec, RationalList)
+                           else {"$ref": "#/$defs/rational"} if spec == shared else spec.schema()
+                           for k, spec in self.fields},
+            "required": list(self.keys),
+            "additionalProperties": False,
+        }

@@ -15,7 +15,7 @@ from mathloop.targets.levinson_conrey import admissibility, config
 from mathloop.targets.levinson_conrey.certificate import GRID, TOL_EXP10, build_certificate
 from mathloop.targets.levinson_conrey.closed_form import closed_form
 from mathloop.targets.levinson_conrey.crosscheck import REL_TOL_EXP10, check_k0, crosscheck, decimal_str
-from mathloop.targets.levinson_conrey.schema import Candidate, parse_payload
+from mathloop.targets.levinson_conrey.schema import Candidate, parse_payload, spec
 
 INPUTS = ("input-p", "input-q", "input-r")
 KAPPA = "kappa-bound"
@@ -76,6 +76,10 @@ class LevinsonConrey(Target):
     def parse(self, payload: Any) -> Candidate:
         """Return the exact candidate. Raises Malformed("<field>: reason")."""
         return parse_payload(payload, self.settings.limits)
+
+    def candidate_schema(self) -> dict[str, Any]:
+        """Return the schema of {"P": [...], "Q": [...], "R": "..."} (coefficients lowest degree first)."""
+        return spec(self.settings.limits).schema()
 
     def check(self, parent_state: Mapping[str, Any] | None, candidate: Candidate) -> Evidence:
         """Return the evidence for `candidate` (a full replacement state; the parent is not needed)."""

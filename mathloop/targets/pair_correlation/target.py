@@ -27,7 +27,7 @@ from mathloop.propose.base import Proposer
 from mathloop.targets.base import CheckerCrash, Malformed, Target
 from mathloop.targets.evidence import Outcome, assemble, int_limit
 from mathloop.targets.pair_correlation.functional import functional, m_by_g_route, m_by_quadrature
-from mathloop.targets.payload import exact_keys, parse_list
+from mathloop.targets.payload import PayloadSpec, Rational, RationalList
 from mathloop.targets.positivity import certify_nonnegative
 
 CROSS_CHECK_DPS = (30, 45)
@@ -80,9 +80,18 @@ class PairCorrelation(Target):
         except Malformed as e:
             raise ContractError(contract.path, "seed", str(e)) from None
 
+    @property
+    def spec(self) -> PayloadSpec:
+        """Return the payload spec {"g": [...]}: coefficients of x^0, x^2, x^4, ... as exact rationals."""
+        rational = Rational(max_chars=self.max_digits + 8, max_digits=self.max_digits)
+        return PayloadSpec((("g", RationalList(rational, self.max_terms, noun="coefficients")),))
+
+    def candidate_schema(self) -> dict[str, Any]:
+        return self.spec.schema()
+
     def parse(self, payload: Any) -> EvenPolynomial:
-        p = exact_keys(payload, {"g"})
-        a = parse_list("g", p["g"], self.max_terms, self.max_digits)
+        """Return the even polynomial, trailing zeros removed. Raises Malformed("<field>: reason")."""
+        a = self.spec.parse(payload)["g"]
         while len(a) > 1 and a[-1] == 0:
             a = a[:-1]  # canonical form: no trailing zero coefficients
         return EvenPolynomial(a)

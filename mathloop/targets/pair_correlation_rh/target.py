@@ -26,7 +26,7 @@ from mathloop.propose.base import Proposer
 from mathloop.targets.base import CheckerCrash, Malformed, Target
 from mathloop.targets.pair_correlation_rh.cosine_positivity import certify_cosine_nonnegative, sample_minimum
 from mathloop.targets.evidence import Outcome, assemble, int_limit
-from mathloop.targets.payload import exact_keys, parse_list, parse_rational
+from mathloop.targets.payload import PayloadSpec, Rational, RationalList
 from mathloop.targets.pair_correlation_rh.functional import b_by_quadrature, rh_functional, value_at
 
 CROSS_CHECK_DPS = (30, 45)
@@ -99,10 +99,20 @@ class PairCorrelationRH(Target):
         except Malformed as e:
             raise ContractError(contract.path, "seed", str(e)) from None
 
+    @property
+    def spec(self) -> PayloadSpec:
+        """Return the payload spec {"h": ..., "A": ..., "nodes": [...]} (node values r-hat(j h), j < A/h)."""
+        node = Rational(max_chars=self.max_digits + 8, max_digits=self.max_digits)
+        step = Rational(max_chars=38, max_digits=30)
+        return PayloadSpec((("h", step), ("A", step), ("nodes", RationalList(node, self.max_nodes))))
+
+    def candidate_schema(self) -> dict[str, Any]:
+        return self.spec.schema()
+
     def parse(self, payload: Any) -> PiecewiseLinear:
-        p = exact_keys(payload, {"h", "A", "nodes"})
-        h = parse_rational("h", p["h"], 30)
-        A = parse_rational("A", p["A"], 30)
+        """Return the piecewise-linear r-hat. Raises Malformed("<field>: reason")."""
+        p = self.spec.parse(payload)
+        h, A, nodes = p["h"], p["A"], p["nodes"]
         if h <= 0:
             raise Malformed("h: must be > 0")
         if h < self.h_min:
@@ -116,7 +126,6 @@ class PairCorrelationRH(Target):
             raise Malformed("A: A/h must be an integer")
         if n > self.max_nodes:
             raise Malformed(f"nodes: A/h = {n} exceeds the limit {self.max_nodes}")
-        nodes = parse_list("nodes", p["nodes"], self.max_nodes, self.max_digits)
         if len(nodes) != n:
             raise Malformed(f"nodes: expected A/h = {n} values (j = 0 .. A/h - 1), got {len(nodes)}")
         return PiecewiseLinear(h, A, nodes)
