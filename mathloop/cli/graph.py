@@ -29,6 +29,9 @@ def graph(
     evidence = repo.candidate(head.candidate_id).evidence if head else None
     tgt = build_target(contract)
     details = {o.id: tgt.graph_detail(o.id, head.state if head else None) for o in contract.obligations}
+    for o in contract.obligations:  # every class maximum says whether it is a theorem or a numerical optimum
+        if o.bound is not None and o.bound.class_maximum is not None:
+            details[o.id] = "; ".join(x for x in (details[o.id], o.bound.class_maximum_text()) if x)
     nodes = node_statuses(contract, evidence, details)
     lean = repo.lean_statuses(contract.sha256)
     bline = bounds_text(contract, head.bounds) if head else "no commits yet"
@@ -61,4 +64,5 @@ def graph(
             leaf.add(n.detail)
         if n.kind is Kind.HYPOTHESIS:
             leaf.add(f"[cyan]{contract.obligation(n.id).citation}[/]")
+
     console.print(tree)

@@ -48,6 +48,8 @@ def status(
             "commits": 0 if head is None else head.seq + 1,
             "labels": labels,
             "hypotheses": hyps,
+            "class_maxima": [{"bound": b.name, "value": str(b.class_maximum), "theorem": b.class_maximum_is_theorem,
+                              "text": b.class_maximum_text()} for b in contract.bounds if b.class_maximum is not None],
             "other_lineages": older,
         })
         return
@@ -69,4 +71,7 @@ def status(
     console.print("open obligations: " + (", ".join(open_obligations(head.ranks)) or "none"))
     for h in contract.hypotheses:
         console.print(f"[yellow]hypothesis[/] {h.id}: {h.title} — {h.citation}", highlight=False)
+    for b in contract.bounds:
+        if b.class_maximum is not None:
+            console.print(f"{b.name}: {b.class_maximum_text()}", highlight=False)
     console.print("labels: " + (", ".join(f"{k} {v}" for k, v in sorted(labels.items())) or "none"))

@@ -16,7 +16,7 @@ from mathloop.domain import Direction, Kind, sha256_hex
 _TOP_KEYS = {"target", "parameters", "limits", "obligations", "seed"}
 _TARGET_KEYS = {"implementation", "title", "statement"}
 _OBLIGATION_KEYS = {"id", "kind", "title", "statement", "citation", "depends_on", "checker", "protected", "bound"}
-_BOUND_KEYS = {"name", "direction", "min_improvement", "class_maximum", "goal", "digits"}
+_BOUND_KEYS = {"name", "direction", "min_improvement", "class_maximum", "class_maximum_basis", "goal", "digits"}
 MAX_CONTRACT_BYTES = 1_000_000
 
 
@@ -139,6 +139,11 @@ def _bound(path: Path, where: str, raw: Any) -> BoundSpec:
     digits = raw.get("digits", 12)
     if not isinstance(digits, int) or isinstance(digits, bool) or not 0 <= digits <= 60:
         raise ContractError(path, f"{where}.digits", "must be an integer in [0, 60]")
+    basis = _str(path, f"{where}.class_maximum_basis", raw.get("class_maximum_basis"), required=False)
+    if basis is not None and not basis.startswith(("theorem", "numerical optimum")):
+        raise ContractError(path, f"{where}.class_maximum_basis", "must start with 'theorem' or 'numerical optimum'")
+    if basis is not None and "class_maximum" not in raw:
+        raise ContractError(path, f"{where}.class_maximum_basis", "given without a class_maximum")
     return BoundSpec(
         name=_str(path, f"{where}.name", raw["name"]),
         direction=direction,
@@ -146,6 +151,7 @@ def _bound(path: Path, where: str, raw: Any) -> BoundSpec:
         class_maximum=_rational(path, f"{where}.class_maximum", raw["class_maximum"]) if "class_maximum" in raw else None,
         goal=_rational(path, f"{where}.goal", raw["goal"]) if "goal" in raw else None,
         digits=digits,
+        class_maximum_basis=basis,
     )
 
 

@@ -40,6 +40,8 @@ class BoundSpec:
             maximize); a certified value beyond it is a checker bug and is refused.
         goal: optional value at which the bound obligation counts as discharged (rank 0).
         digits: decimal digits shown when the value is printed (rounded conservatively).
+        class_maximum_basis: why the class maximum holds, starting "theorem" or "numerical optimum"
+            (None: not stated, shown as not a theorem).
     """
 
     name: str
@@ -48,6 +50,24 @@ class BoundSpec:
     class_maximum: Fraction | None = None
     goal: Fraction | None = None
     digits: int = 12
+    class_maximum_basis: str | None = None
+
+    @property
+    def class_maximum_is_theorem(self) -> bool:
+        """Return True only when the contract states that the class maximum is a theorem."""
+        return bool(self.class_maximum_basis and self.class_maximum_basis.startswith("theorem"))
+
+    def class_maximum_text(self) -> str | None:
+        """Return e.g. "class maximum 0.408960 — a numerical optimum, not a theorem: ...", or None."""
+        if self.class_maximum is None:
+            return None
+        from mathloop.domain import decimal_str  # the safe side: up for a maximum, down for a minimum
+
+        value = decimal_str(self.class_maximum, self.digits, round_down=self.direction is not Direction.MAXIMIZE)
+        if self.class_maximum_is_theorem:
+            return f"class maximum {value} — a theorem: {self.class_maximum_basis.removeprefix('theorem').lstrip(': ')}"
+        why = (self.class_maximum_basis or "").removeprefix("numerical optimum").lstrip(": ")
+        return f"class maximum {value} — a numerical optimum, not a theorem" + (f": {why}" if why else "")
 
 
 @dataclass(frozen=True)

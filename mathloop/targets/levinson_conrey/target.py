@@ -12,7 +12,7 @@ from mathloop.domain import Direction, Evidence, Kind, ObligationResult, Trust, 
 from mathloop.propose.base import Proposer
 from mathloop.targets.base import CheckerCrash, Malformed, Target
 from mathloop.targets.levinson_conrey import admissibility, config
-from mathloop.targets.levinson_conrey.certificate import GRID, TOL_EXP10, build_certificate
+from mathloop.targets.levinson_conrey.certificate import GRID, TOL_EXP10, build_certificate, verify_certificate
 from mathloop.targets.levinson_conrey.closed_form import closed_form
 from mathloop.targets.levinson_conrey.crosscheck import REL_TOL_EXP10, check_k0, crosscheck, decimal_str
 from mathloop.targets.levinson_conrey.schema import Candidate, parse_payload, spec
@@ -152,6 +152,10 @@ class LevinsonConrey(Target):
             return _proved(KAPPA, Trust.RIGOROUS)
         why = f"certified κ >= {decimal_str(k0, 12)} is below the goal {decimal_str(goal, 12)}"
         return ObligationResult(KAPPA, Verdict.UNKNOWN, 1, Trust.RIGOROUS, (why,))
+
+    def verify_certificate(self, cert: Mapping[str, Any]) -> bool:
+        """Return True iff the κ certificate is valid with θ inside this contract's range (0, theta_sup)."""
+        return verify_certificate(cert, self.settings.theta_sup)
 
     def local_proposer(self, seed: int) -> Proposer:
         """Return the embedded optimiser over (P, Q, R) (see proposer.py)."""
