@@ -23,7 +23,7 @@ MAX_CONTRACT_BYTES = 1_000_000
 def load_contract(name_or_path: str | Path) -> Contract:
     """Return the validated contract: a shipped one by target name, or a user file by path.
 
-    A name (`levinson-conrey`) is looked up among the contracts the installed targets ship
+    A name (a file stem) is looked up among the contracts the installed targets ship
     (package data of the distributions registered under the `mathloop.targets` entry points);
     a path (ends in .toml or contains a separator) is read as a user contract. No directory is
     ever searched: a user contract is used only when named.

@@ -102,7 +102,7 @@ class Contract:
     """A loaded, validated contract. Its sha256 names its lineage in the store.
 
     Attributes:
-        name: the lineage name, the file stem (`levinson`, `levinson-conrey`, ...).
+        name: the lineage name, the file stem of the contract.
         target: the implementation key in `mathloop.targets` that checks it.
         sha256: hash of the canonical bytes of the parsed file.
         text: the file's text as loaded (stored with the lineage).

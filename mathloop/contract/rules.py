@@ -1,7 +1,7 @@
 """What a target's soundness needs from any contract it checks: required obligations and limit floors.
 
 A contract is data a user may edit. The target, not the contract, knows which obligations make
-its bound true (RH for `pair-correlation-rh`, r >= 0, ...), so the target declares them and every
+its bound true (a hypothesis such as RH, a positivity check, ...), so the target declares them and every
 contract — shipped or named with `--contract` — is refused when it drops one, changes its kind,
 checker or bound, or moves a limit past a declared floor. Refused at load time: before any check.
 """
