@@ -93,11 +93,17 @@ def _value(contract: Contract, key: str) -> Fraction | None:
     if table == "bounds":
         name, _, field = rest.partition(".")
         try:
-            raw = getattr(contract.bound_spec(name), field)
-        except (KeyError, AttributeError):
+            spec = contract.bound_spec(name)
+        except KeyError:
             return None
-    elif table in ("parameters", "limits"):
-        raw = getattr(contract, table).get(rest)
+        fields = {"class_maximum": spec.class_maximum, "goal": spec.goal, "min_improvement": spec.min_improvement}
+        if field not in fields:
+            raise ValueError(f"floor key {key!r}: a bound floor names class_maximum, goal or min_improvement")
+        raw = fields[field]
+    elif table == "parameters":
+        raw = contract.parameters.get(rest)
+    elif table == "limits":
+        raw = contract.limits.get(rest)
     else:
         raise ValueError(f"floor key {key!r}: must start with parameters., limits. or bounds.")
     if isinstance(raw, bool) or raw is None:

@@ -158,3 +158,17 @@ def test_target_name_and_contract_file_must_agree(tmp_path):
     path.write_text(shipped("levinson").read_text(encoding="utf-8"), encoding="utf-8")
     result = invoke("status", "pair-correlation", "--contract", str(path), "--db", str(tmp_path / "s.db"))
     assert result.exit_code == 2 and "does not match --contract" in result.output
+
+
+def test_lean_timeout_is_a_typed_generic_limit_every_target_accepts(tmp_path):
+    for name in ("levinson-conrey", "pair-correlation-rh", "critical-line-zeros"):
+        text = shipped(name).read_text(encoding="utf-8").replace("[limits]\n", "[limits]\nlean_timeout_s = 90\n", 1)
+        path = tmp_path / f"{name}.toml"
+        path.write_text(text, encoding="utf-8")
+        c = load_contract(path)
+        assert c.lean_timeout_s == 90 and "lean_timeout_s" not in c.target_limits
+    bad = shipped("levinson-conrey").read_text(encoding="utf-8").replace("[limits]\n", "[limits]\nlean_timeout_s = 0\n", 1)
+    (tmp_path / "bad.toml").write_text(bad, encoding="utf-8")
+    with pytest.raises(ContractError) as e:
+        load_contract(tmp_path / "bad.toml")
+    assert e.value.key == "limits.lean_timeout_s"

@@ -8,9 +8,10 @@ from typing import Any, ClassVar, Mapping
 
 from mathloop.contract.model import Contract, ContractError
 from mathloop.contract.rules import Floor, Required
-from mathloop.domain import Direction, Evidence, Kind, ObligationResult, Trust, Verdict, fraction_str
+from mathloop.domain import Direction, Evidence, Kind, Trust, Verdict, fraction_str
 from mathloop.propose.base import Proposer
 from mathloop.targets.base import CheckerCrash, Malformed, Target
+from mathloop.targets.evidence import Outcome, assemble
 from mathloop.targets.levinson_conrey import admissibility, config
 from mathloop.targets.levinson_conrey.certificate import GRID, TOL_EXP10, build_certificate, verify_certificate
 from mathloop.targets.levinson_conrey.closed_form import closed_form
@@ -88,34 +89,24 @@ class LevinsonConrey(Target):
         t0 = time.perf_counter()
         fails = admissibility.failures(candidate, s.theta, s.theta_sup)
         timings["admissibility"] = time.perf_counter() - t0
-        by_checker: dict[str, ObligationResult] = {}
-        for name in INPUTS:
-            by_checker[name] = _proved(name, Trust.EXACT)
+        outcomes: dict[str, Outcome] = {name: Outcome(Verdict.PROVED, Trust.EXACT) for name in INPUTS}
         for name in admissibility.CONDITIONS:
-            by_checker[name] = _proved(name, Trust.EXACT) if name not in fails else _refuted(name, fails[name])
+            outcomes[name] = (Outcome(Verdict.REFUTED, Trust.EXACT, (fails[name],)) if name in fails
+                              else Outcome(Verdict.PROVED, Trust.EXACT))
         bounds: dict[str, Fraction] = {}
         artifacts: dict[str, Any] = {}
         precision: dict[str, Any] = {"grid": fraction_str(GRID), "admissibility": "exact rationals"}
         if fails:
-            why = "not admissible: " + ", ".join(fails)
-            by_checker["closed-form"] = ObligationResult("closed-form", Verdict.UNKNOWN, 1, Trust.EXACT, (why,))
-            by_checker[KAPPA] = ObligationResult(KAPPA, Verdict.UNKNOWN, 1, Trust.RIGOROUS, (why,))
+            why = ("not admissible: " + ", ".join(fails),)
+            outcomes["closed-form"] = Outcome(Verdict.UNKNOWN, Trust.EXACT, why)
+            outcomes[KAPPA] = Outcome(Verdict.UNKNOWN, Trust.RIGOROUS, why)
         else:
             k0 = self._certify(candidate, timings, artifacts, precision)
             bounds["kappa"] = k0
-            by_checker["closed-form"] = _proved("closed-form", Trust.EXACT)
-            by_checker[KAPPA] = self._kappa_result(k0)
-        results = tuple(_as_obligation(by_checker[o.checker], o.id) for o in self.contract.checked)
-        return Evidence(
-            checker=self.name,
-            checker_version=self.version,
-            results=results,
-            bounds=bounds,
-            state=candidate.payload(),
-            artifacts=artifacts,
-            precision=precision,
-            timings=timings,
-        )
+            outcomes["closed-form"] = Outcome(Verdict.PROVED, Trust.EXACT)
+            outcomes[KAPPA] = self._kappa_outcome(k0)
+        return assemble(self.contract, checker=self.name, version=self.version, outcomes=outcomes, bounds=bounds,
+                        state=candidate.payload(), artifacts=artifacts, precision=precision, timings=timings)
 
     def _certify(self, c: Candidate, timings: dict[str, float], artifacts: dict[str, Any], precision: dict[str, Any]) -> Fraction:
         """Return the certified k0; fill the artifacts. Raises CheckerCrash on any inconsistency."""
@@ -146,12 +137,12 @@ class LevinsonConrey(Target):
         )
         return k0
 
-    def _kappa_result(self, k0: Fraction) -> ObligationResult:
+    def _kappa_outcome(self, k0: Fraction) -> Outcome:
         goal = self.contract.bound_spec(config.BOUND_NAME).goal
         if goal is None or k0 >= goal:
-            return _proved(KAPPA, Trust.RIGOROUS)
-        why = f"certified κ >= {decimal_str(k0, 12)} is below the goal {decimal_str(goal, 12)}"
-        return ObligationResult(KAPPA, Verdict.UNKNOWN, 1, Trust.RIGOROUS, (why,))
+            return Outcome(Verdict.PROVED, Trust.RIGOROUS)
+        return Outcome(Verdict.UNKNOWN, Trust.RIGOROUS,
+                       (f"certified κ >= {decimal_str(k0, 12)} is below the goal {decimal_str(goal, 12)}",))
 
     def verify_certificate(self, cert: Mapping[str, Any]) -> bool:
         """Return True iff the κ certificate is valid with θ inside this contract's range (0, theta_sup)."""
@@ -182,15 +173,3 @@ class LevinsonConrey(Target):
             return f"θ = {fraction_str(self.settings.theta)} < {fraction_str(self.settings.theta_sup)}"
         return None
 
-
-def _proved(checker: str, trust: Trust) -> ObligationResult:
-    return ObligationResult(checker, Verdict.PROVED, 0, trust)
-
-
-def _refuted(checker: str, why: str) -> ObligationResult:
-    return ObligationResult(checker, Verdict.REFUTED, 1, Trust.EXACT, (why,))
-
-
-def _as_obligation(r: ObligationResult, obligation_id: str) -> ObligationResult:
-    """Return the result re-labelled with the contract's obligation id."""
-    return ObligationResult(obligation_id, r.verdict, r.rank, r.trust, r.reasons)

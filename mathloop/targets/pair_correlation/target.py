@@ -57,7 +57,6 @@ class PairCorrelation(Target):
     # B(g) bounds the proportion only for g >= 0 with int g != 0, through the pair-correlation theorem.
     required_obligations = (
         Required("pair-correlation-theorem", Kind.HYPOTHESIS),
-        Required("simple-zeros-on-the-line", Kind.HYPOTHESIS),
         Required("g-nonnegative", Kind.CHECK, "positivity"),
         Required("mass-nonzero", Kind.CHECK, "mass"),
         Required("functional-exact", Kind.CHECK, "functional"),
