@@ -52,6 +52,11 @@ class Floor:
     why: str = ""
 
 
+def proportion_ceiling(bound: str) -> Floor:
+    """Return the ceiling 1 on a proportion bound's class maximum (a proportion of zeros is at most 1)."""
+    return Floor(f"bounds.{bound}.class_maximum", Fraction(1), at_most=True, why="a proportion of zeros is at most 1")
+
+
 def enforce(contract: Contract, required: tuple[Required, ...], floors: tuple[Floor, ...]) -> None:
     """Raise ContractError naming the obligation or key unless the contract keeps every rule.
 

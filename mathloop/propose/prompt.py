@@ -7,7 +7,6 @@ candidate) is inserted as text and never interpreted.
 from __future__ import annotations
 
 import json
-from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
 from string import Template

@@ -79,6 +79,18 @@ class Target(ABC):
                     f"unknown checker {o.checker!r} for target {cls.name} (known: {', '.join(sorted(cls.checks))})",
                 )
 
+    @classmethod
+    def parsed_seed(cls, contract: Contract) -> Any:
+        """Return the contract's seed parsed by this target (call last in validate_contract).
+
+        Raises:
+            ContractError: the seed is malformed (key "seed").
+        """
+        try:
+            return cls(contract).parse(contract.seed)
+        except Malformed as e:
+            raise ContractError(contract.path, "seed", str(e)) from None
+
     @abstractmethod
     def parse(self, payload: Any) -> Any:
         """Return the typed candidate. Raises Malformed with the reason (schema, limits, sizes)."""

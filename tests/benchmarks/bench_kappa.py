@@ -18,7 +18,6 @@ import statistics
 import time
 from fractions import Fraction as F
 from math import comb
-from pathlib import Path
 
 import mpmath
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import time
 from fractions import Fraction as F
-from pathlib import Path
 
 import pytest
 

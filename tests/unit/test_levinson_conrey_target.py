@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from fractions import Fraction as F
-from pathlib import Path
 
 import mpmath
 import pytest

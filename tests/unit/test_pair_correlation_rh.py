@@ -11,7 +11,7 @@ from mathloop.order import compare
 from mathloop.propose.base import Context, Head
 from mathloop.search.gate import decide
 from mathloop.targets import build_target
-from mathloop.targets.base import CheckerCrash, Malformed
+from mathloop.targets.base import Malformed
 
 REF = ["10039/10000", "8901/10000", "6374/10000", "3708/10000", "1422/10000", "0", "-312/10000", "-113/10000", "0", "0"]
 

@@ -12,7 +12,7 @@ from mathloop.order import compare
 from mathloop.propose.base import Context, Head
 from mathloop.search.gate import decide
 from mathloop.targets import build_target
-from mathloop.targets.base import CheckerCrash, Malformed
+from mathloop.targets.base import Malformed
 
 
 @pytest.fixture(scope="module")

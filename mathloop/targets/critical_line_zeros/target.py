@@ -58,11 +58,7 @@ class CriticalLineZeros(Target):
             o = next(o for o in contract.checked if o.checker == name)
             if o.kind is not Kind.BOUND or o.bound is None or o.bound.name != name or o.bound.direction.value != "maximize":
                 raise ContractError(contract.path, f"obligations.{o.id}", f"must be a bound named {name!r} to maximize")
-        target = cls(contract)
-        try:
-            seed = target.parse(contract.seed)
-        except Malformed as e:
-            raise ContractError(contract.path, "seed", str(e)) from None
+        seed = cls.parsed_seed(contract)
         if seed.start != -1 or seed.parent is not None:
             raise ContractError(contract.path, "seed", "the seed chunk must start at g_-1 and carry no parent_state")
 

@@ -68,11 +68,7 @@ class LevinsonConrey(Target):
             if used.count(name) != 1:
                 raise ContractError(contract.path, "obligations", f"checker {name!r} must be cited by exactly one obligation (found {used.count(name)})")
         config.validate_bound(contract, KAPPA)
-        target = cls(contract)
-        try:
-            target.parse(contract.seed)
-        except Malformed as e:
-            raise ContractError(contract.path, "seed", str(e)) from None
+        cls.parsed_seed(contract)
 
     def parse(self, payload: Any) -> Candidate:
         """Return the exact candidate. Raises Malformed("<field>: reason")."""

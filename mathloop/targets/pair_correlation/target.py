@@ -20,8 +20,8 @@ from typing import Any, Mapping
 
 import mpmath
 
-from mathloop.contract.model import Contract, ContractError
-from mathloop.contract.rules import Floor, Required
+from mathloop.contract.model import Contract
+from mathloop.contract.rules import Required, proportion_ceiling
 from mathloop.domain import Direction, Evidence, Kind, Trust, Verdict, fraction_str
 from mathloop.propose.base import Proposer
 from mathloop.targets.base import CheckerCrash, Malformed, Target
@@ -62,8 +62,7 @@ class PairCorrelation(Target):
         Required("functional-exact", Kind.CHECK, "functional"),
         Required("proportion-bound", Kind.BOUND, "bound", "proportion", Direction.MAXIMIZE),
     )
-    limit_floors = (Floor("bounds.proportion.class_maximum", Fraction(1), at_most=True,
-                          why="a proportion of zeros is at most 1"),)
+    limit_floors = (proportion_ceiling("proportion"),)
 
     def __init__(self, contract: Contract) -> None:
         super().__init__(contract)
@@ -75,10 +74,7 @@ class PairCorrelation(Target):
         super().validate_contract(contract)
         int_limit(contract, "max_terms", 1, 64)
         int_limit(contract, "max_digits", 1, 400)
-        try:
-            cls(contract).parse(contract.seed)
-        except Malformed as e:
-            raise ContractError(contract.path, "seed", str(e)) from None
+        cls.parsed_seed(contract)
 
     @property
     def spec(self) -> PayloadSpec:

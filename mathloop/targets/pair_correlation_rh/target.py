@@ -20,7 +20,7 @@ from typing import Any, Mapping
 import mpmath
 
 from mathloop.contract.model import Contract, ContractError
-from mathloop.contract.rules import Floor, Required
+from mathloop.contract.rules import Required, proportion_ceiling
 from mathloop.domain import Direction, Evidence, Kind, Trust, Verdict, fraction_str
 from mathloop.propose.base import Proposer
 from mathloop.targets.base import CheckerCrash, Malformed, Target
@@ -68,8 +68,7 @@ class PairCorrelationRH(Target):
         Required("functional-exact", Kind.CHECK, "functional"),
         Required("proportion-bound", Kind.BOUND, "bound", "proportion", Direction.MAXIMIZE),
     )
-    limit_floors = (Floor("bounds.proportion.class_maximum", Fraction(1), at_most=True,
-                          why="a proportion of zeros is at most 1"),)
+    limit_floors = (proportion_ceiling("proportion"),)
 
     def __init__(self, contract: Contract) -> None:
         super().__init__(contract)
@@ -94,10 +93,7 @@ class PairCorrelationRH(Target):
                 q = None
             if q is None or q <= 0:
                 raise ContractError(contract.path, f"limits.{key}", "must be a positive rational string")
-        try:
-            cls(contract).parse(contract.seed)
-        except Malformed as e:
-            raise ContractError(contract.path, "seed", str(e)) from None
+        cls.parsed_seed(contract)
 
     @property
     def spec(self) -> PayloadSpec:
