@@ -8,7 +8,8 @@ from typing import Optional
 import typer
 from rich.table import Table
 
-from mathloop.cli.common import TARGET_HELP, contract_option, DB_HELP, bounds_json, console, open_contract, open_repo, print_json
+from mathloop.cli.common import (DB_HELP, TARGET_HELP, bounds_json, console, contract_line, contract_option, open_contract,
+                                 open_repo, print_json)
 
 
 def log(
@@ -35,7 +36,7 @@ def log(
             out.append(d)
         print_json(out)
         return
-    t = Table(title=f"{contract.name}: {len(commits)} commit(s)")
+    t = Table(title=f"{contract.name} ({contract_line(contract)}): {len(commits)} commit(s)")
     for col in ("seq", "commit", "parent", "created", "label", "bounds", "lean"):
         t.add_column(col, overflow="fold")
     for c in commits:
