@@ -171,3 +171,25 @@ def test_lean_timeout_is_a_typed_generic_limit_every_target_accepts(tmp_path):
     with pytest.raises(ContractError) as e:
         load_contract(tmp_path / "bad.toml")
     assert e.value.key == "limits.lean_timeout_s"
+
+
+def test_targets_json_lists_every_shipped_target_with_its_source_and_hash():
+    result = invoke("targets", "--json")
+    assert result.exit_code == 0
+    rows = {r["name"]: r for r in json.loads(result.output)}
+    assert set(SHIPPED) <= set(rows)
+    for name in SHIPPED:
+        assert rows[name]["source"] == "package" and rows[name]["package"] == "mathloop"
+        assert rows[name]["contract_sha256"] == load_contract(name).sha256 and rows[name]["implementation"]
+
+
+def test_a_broken_entry_point_is_refused_naming_it(monkeypatch):
+    from mathloop.targets import registry
+
+    registry.registered()
+    monkeypatch.setitem(registry.REGISTRY, "broken", registry.Registered("broken", "no_such_module.x:Target", "bad-dist"))
+    with pytest.raises(ContractError, match="entry point broken = 'no_such_module.x:Target' of bad-dist cannot be loaded"):
+        target_class("broken")
+    monkeypatch.setitem(registry.REGISTRY, "not-a-target", registry.Registered("not-a-target", "json:loads", "bad-dist"))
+    with pytest.raises(ContractError, match="is not a Target"):
+        target_class("not-a-target")
