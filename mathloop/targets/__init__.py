@@ -3,6 +3,6 @@ toolkit, and one package per shipped target."""
 
 from __future__ import annotations
 
-from mathloop.targets.registry import build_target, registered, shipped_contracts, target_class
+from mathloop.targets.registry import REGISTRY, build_target, registered, shipped_contracts, target_class
 
-__all__ = ["build_target", "registered", "shipped_contracts", "target_class"]
+__all__ = ["REGISTRY", "build_target", "registered", "shipped_contracts", "target_class"]

@@ -149,15 +149,7 @@ class PayloadSpec:
 
     def parse(self, payload: Any) -> dict[str, Any]:
         """Return {key: Fraction or tuple of Fractions}. Raises Malformed with the field and reason."""
-        allowed = ", ".join(self.keys)
-        if not isinstance(payload, Mapping):
-            raise Malformed(f"payload: must be an object with keys {allowed}, got {type(payload).__name__}")
-        for k in payload:
-            if k not in self.keys:
-                raise Malformed(f"{str(k)[:40]}: unknown key (allowed: {allowed})")
-        for k in self.keys:
-            if k not in payload:
-                raise Malformed(f"{k}: missing")
+        exact_keys(payload, self.keys)
         return {k: spec.parse(k, payload[k]) for k, spec in self.fields}
 
     def schema(self) -> dict[str, Any]:
@@ -172,3 +164,32 @@ class PayloadSpec:
             "required": list(self.keys),
             "additionalProperties": False,
         }
+
+
+def exact_keys(payload: Any, keys: tuple[str, ...] | set[str] | frozenset[str], where: str = "payload") -> Mapping[str, Any]:
+    """Return `payload` if it is an object with exactly `keys`. Raises Malformed (unknown keys first, then missing)."""
+    ordered = tuple(keys) if isinstance(keys, tuple) else tuple(sorted(keys))
+    allowed = ", ".join(ordered)
+    if not isinstance(payload, Mapping):
+        raise Malformed(f"{where}: must be an object with keys {allowed}, got {type(payload).__name__}")
+    for k in payload:
+        if k not in ordered:
+            raise Malformed(f"{str(k)[:40]}: unknown key (allowed: {allowed})")
+    for k in ordered:
+        if k not in payload:
+            raise Malformed(f"{k}: missing")
+    return payload
+
+
+def parse_rational(field: str, value: Any, max_digits: int) -> Fraction:
+    """Return one exact rational string with at most `max_digits` digits (the shared rules). Raises Malformed.
+
+    >>> parse_rational("x", "-3/6", 10)
+    Fraction(-1, 2)
+    """
+    return Rational(max_chars=max_digits + 8, max_digits=max_digits).parse(field, value)
+
+
+def parse_list(field: str, value: Any, max_len: int, max_digits: int) -> tuple[Fraction, ...]:
+    """Return a non-empty list of exact rational strings (the shared rules). Raises Malformed."""
+    return RationalList(Rational(max_chars=max_digits + 8, max_digits=max_digits), max_len).parse(field, value)

@@ -54,8 +54,9 @@ class ShippedContract:
     resource: Traversable
 
 
-# key -> registration; filled from the entry points on first use. Tests add entries directly.
-REGISTRY: dict[str, Registered] = {}
+# key -> registration; filled from the entry points on first use. Tests (and embedding programs)
+# may add entries directly, as a Registered or as a plain "module:Class" string.
+REGISTRY: dict[str, Registered | str] = {}
 _loaded: list[bool] = []
 
 
@@ -66,7 +67,7 @@ def registered() -> dict[str, Registered]:
             dist = ep.dist.name if ep.dist is not None else "?"
             REGISTRY.setdefault(ep.name, Registered(ep.name, ep.value, dist))
         _loaded.append(True)
-    return REGISTRY
+    return {k: v if isinstance(v, Registered) else Registered(k, v, "local") for k, v in REGISTRY.items()}
 
 
 def target_class(key: str, path: Path | str = "<contract>"):
