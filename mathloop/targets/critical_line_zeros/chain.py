@@ -43,6 +43,8 @@ def verify_chain(target: Target, manifest_path: Path, read_json: Callable[[Path]
             ev = _checked(target, parent, env["candidate"])
         except (Malformed, CheckerCrash) as e:
             return ChainCheck(tuple(evidences), (f"{path.name}: {e}",), len(files))
+        except Exception as e:  # a checker bug refuses the chain; it never certifies anything
+            return ChainCheck(tuple(evidences), (f"{path.name}: checker crashed: {type(e).__name__}: {e}",), len(files))
         evidences.append(ev)
         if any(r.verdict in (Verdict.REFUTED, Verdict.ERROR) for r in ev.results):
             return ChainCheck(tuple(evidences), tuple(f"{path.name}: {r}" for r in ev.reasons()) or
