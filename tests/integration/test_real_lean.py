@@ -7,6 +7,7 @@ claim, `sorry`, an `axiom`, `native_decide`, `#eval`, `run_cmd` and new syntax a
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 import re
 
 import pytest
@@ -15,12 +16,17 @@ from mathloop.domain import Verdict
 from mathloop.lean.check import check_source
 from mathloop.lean.library import support_path
 from mathloop.lean.toolchain import discover
-from mathloop.targets.levinson_conrey.lean_claims import render_commit as render_lc
+from mathloop.targets.levinson_conrey import lean_claims
 from mathloop.targets.pair_correlation.lean_claims import render_commit as render_pc
 from tests.integration.cli import mathloop
 from tests.support.lean_evidence import lc_evidence, pc_evidence
 
 pytestmark = pytest.mark.lean
+
+def render_lc(contract, h, ev):
+    return lean_claims.render_commit(contract, h, ev, Fraction(4, 7))
+
+
 H = "ab" * 32
 _TC = discover()
 needs_lean = pytest.mark.skipif(not _TC.available, reason=f"no Lean here: {_TC.reason}")

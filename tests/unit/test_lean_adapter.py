@@ -7,6 +7,7 @@ chosen by the STANDIN_MODE environment variable. Nothing here counts as a Lean c
 from __future__ import annotations
 
 import stat
+from fractions import Fraction
 import sys
 import time
 from pathlib import Path
@@ -193,7 +194,7 @@ def test_adapter_commit_is_unavailable_without_lean_checked_with_standin_pending
         name = "levinson-conrey"
 
         def lean_render(self, h, e):
-            return render_commit(contract, h, e)
+            return render_commit(contract, h, e, Fraction(4, 7))
 
     monkeypatch.setenv("PATH", str(standin("noshim").parent))
     none = check_commit(Target(), "ab" * 32, ev)

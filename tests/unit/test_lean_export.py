@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -27,14 +28,14 @@ def chain():
         h = hashlib.sha256(f"{parent}{seq}".encode()).hexdigest()
         commits.append({"hash": h, "parent": parent, "seq": seq, "evidence": ev, "lean": None})
         parent = h
-    sha0 = render_commit(contract, commits[0]["hash"], commits[0]["evidence"]).sha256
+    sha0 = render_commit(contract, commits[0]["hash"], commits[0]["evidence"], Fraction(4, 7)).sha256
     commits[0]["lean"] = {"status": "checked", "kind": "bundled", "artifact_sha256": sha0}
     commits[1]["lean"] = {"status": "checked", "kind": "bundled", "artifact_sha256": "f" * 64}  # another rendering
     return contract, commits
 
 
 def export_lean_project(contract, commits, out):
-    return export_project(contract, commits, out, lambda h, ev: render_commit(contract, h, ev))
+    return export_project(contract, commits, out, lambda h, ev: render_commit(contract, h, ev, Fraction(4, 7)))
 
 
 def _tree(d: Path) -> dict[str, bytes]:

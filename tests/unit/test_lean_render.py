@@ -10,9 +10,14 @@ import pytest
 from mathloop.domain import Evidence
 from mathloop.lean.render import RenderError, frac, integer, module_name, support_text
 from mathloop.lean.source import scan
-from mathloop.targets.levinson_conrey.lean_claims import render_commit as render_lc
+from mathloop.targets.levinson_conrey import lean_claims
 from mathloop.targets.pair_correlation.lean_claims import render_commit as render_pc
 from tests.support.lean_evidence import lc_evidence, pc_evidence, real_target_evidence
+
+
+def render_lc(contract, h, ev):
+    return lean_claims.render_commit(contract, h, ev, Fraction(4, 7))
+
 
 H1, H2 = "ab" * 32, "cd" * 32
 

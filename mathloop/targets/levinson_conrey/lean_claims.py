@@ -17,12 +17,13 @@ from mathloop.targets.levinson_conrey.certificate import verify_certificate
 
 SUPPORT = ("Mathloop.Exact", "Mathloop.LevinsonConrey")
 PROVES = ("From P, Q, R and theta given as data, the kernel recomputes: the admissibility identities "
-          "(P(0) = 0, P(1) = 1, Q(0) = 1, Q(x) + Q(1 - x) constant, 0 < theta < 4/7, R > 0); the exact closed "
+          "(P(0) = 0, P(1) = 1, Q(0) = 1, Q(x) + Q(1 - x) constant, 0 < theta < theta_sup, R > 0); the exact closed "
           "form c = a + b e^(2R) of Conrey's double integral (a, b by the integration-by-parts moments in "
           "Mathloop.LevinsonConrey); the Taylor enclosures E1 of e^(2R) and E2 of e^(R(1 - k0)) of the stated "
           "orders; c > 0; N1/D = a + b E1, N2/D = E2; and N1 <= N2.")
-GIVEN = ("Conrey's mean-value theorem (Conrey, J. reine angew. Math. 399, 1989; in the form of Young, "
-         "arXiv:1002.4403): for admissible P, Q and theta < 4/7, kappa >= 1 - log(c)/R. Taylor's theorem for "
+GIVEN = ("The mean-value theorem of the contract (Conrey, J. reine angew. Math. 399, 1989, for theta < 4/7 = "
+         "conreyThetaSup; Levinson 1974 for theta < 1/2 = levinsonThetaSup): for admissible P, Q, kappa >= "
+         "1 - log(c)/R. Taylor's theorem for "
          "the exponential: the Taylor sum is a lower bound and the sum plus the stated remainder is an upper bound "
          "for 0 <= x < n + 2.")
 NOT_PROVED = ("Nothing about zeta itself; that the Lean functions compute the integral (their definitions follow "
@@ -71,9 +72,14 @@ def _definitions(cert: Mapping[str, Any]) -> list[Definition]:
     ]
 
 
+def _claims(sup: str) -> tuple[Claim, ...]:
+    """Return the claims, with the admissible range of theta named by its published constant."""
+    return (Claim("admissible", f"P(0) = 0, P(1) = 1, Q(0) = 1, Q(x) + Q(1 - x) is constant, R > 0 and "
+                                f"0 < theta < {sup} (the range of the theorem taken as given).",
+                  f"lcAdmissible P Q R theta {sup}"),) + CLAIMS
+
+
 CLAIMS = (
-    Claim("admissible", "P(0) = 0, P(1) = 1, Q(0) = 1, Q(x) + Q(1 - x) is constant, 0 < theta < 4/7 and R > 0.",
-          "lcAdmissible P Q R theta"),
     Claim("closed_form", "a and b are the closed form c = a + b e^(2R), recomputed from P, Q, R and theta.",
           "lcClosedForm P Q R theta a b"),
     Claim("exp_bounds", "E1 and E2 are the Taylor enclosures of orders n1 and n2 (upper for e^(2R) when b >= 0, "
@@ -87,8 +93,14 @@ CLAIMS = (
 )
 
 
-def render_commit(contract: Any, commit_hash: str, evidence: Evidence) -> RenderedCommit | None:
+# The admissible ranges of the published theorems, by their name in Mathloop.LevinsonConrey.
+THETA_RANGES = {Fraction(4, 7): "conreyThetaSup", Fraction(1, 2): "levinsonThetaSup"}
+
+
+def render_commit(contract: Any, commit_hash: str, evidence: Evidence, theta_sup: Fraction) -> RenderedCommit | None:
     """Return the commit's Lean rendering, or None when its evidence carries no certificate.
+
+    `theta_sup` is the contract's admissible range; it must be one the support library names.
 
     Raises:
         RenderError: the certificate is malformed or does not re-verify in exact arithmetic.
@@ -100,8 +112,11 @@ def render_commit(contract: Any, commit_hash: str, evidence: Evidence) -> Render
             or not isinstance(cert.get("exp_rhs"), Mapping) or not isinstance(cert.get("P"), list) \
             or not isinstance(cert.get("Q"), list):
         raise RenderError("certificate: expected an object with P, Q lists and exp_2R, exp_rhs objects")
-    if not verify_certificate(cert):
+    sup = THETA_RANGES.get(Fraction(theta_sup))
+    if sup is None:
+        raise RenderError(f"theta_sup = {theta_sup}: no published range of that name in Mathloop.LevinsonConrey")
+    if not verify_certificate(cert, Fraction(theta_sup)):
         raise RenderError("certificate does not re-verify in exact arithmetic (a checker bug)")
     return render(target=contract.target, contract_name=getattr(contract, "name", ""),
                   contract_sha=getattr(contract, "sha256", ""), commit_hash=commit_hash, proves=PROVES, given=GIVEN,
-                  not_proved=NOT_PROVED, defs=_definitions(cert), claims=CLAIMS, support=SUPPORT)
+                  not_proved=NOT_PROVED, defs=_definitions(cert), claims=_claims(sup), support=SUPPORT)

@@ -62,14 +62,17 @@ def lcE1Other (b R : Frac) (n : Nat) : Frac :=
 /-- x₂ = R·(1 − k₀), the argument of the right side's exponential. -/
 def lcX2 (R k0 : Frac) : Frac := qmul R (qsub (qnat (Nat.succ Nat.zero)) k0)
 
-/-- Conrey's admissible range for the mollifier length: θ < 4/7. -/
+/-- Conrey's admissible range for the mollifier length (1989): θ < 4/7. -/
 def conreyThetaSup : Frac := qp 4 7
 
-/-- Admissibility from the data: positive denominators, 0 < θ < 4/7, R > 0, P(0) = 0, P(1) = 1,
+/-- Levinson's admissible range for the mollifier length (1974): θ < 1/2. -/
+def levinsonThetaSup : Frac := qp 1 2
+
+/-- Admissibility from the data: valid fractions, 0 < θ < θsup, R > 0, P(0) = 0, P(1) = 1,
 Q(0) = 1 and Q(x) + Q(1 − x) constant. -/
-def lcAdmissible (P Q : List Frac) (R θ : Frac) : Bool :=
+def lcAdmissible (P Q : List Frac) (R θ θsup : Frac) : Bool :=
   band (band (pvalid P) (pvalid Q)) (band (band (qvalid R) (qvalid θ))
-    (band (band (qlt (qnat Nat.zero) θ) (qlt θ conreyThetaSup)) (band (qlt (qnat Nat.zero) R)
+    (band (band (qlt (qnat Nat.zero) θ) (qlt θ θsup)) (band (qlt (qnat Nat.zero) R)
       (band (band (qeq (peval P (qnat Nat.zero)) (qnat Nat.zero)) (qeq (peval P (qnat (Nat.succ Nat.zero))) (qnat (Nat.succ Nat.zero))))
         (band (qeq (peval Q (qnat Nat.zero)) (qnat (Nat.succ Nat.zero))) (pconst (padd Q (preflect Q))))))))
 
