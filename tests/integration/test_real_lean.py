@@ -105,6 +105,20 @@ def test_changing_any_digit_of_any_number_in_the_statement_is_never_proved(which
                                                        _code_spans(r.statement)[i][1] + 5]) for i in failures]
 
 
+@needs_lean
+def test_changing_a_published_constant_in_the_support_library_is_never_proved(lc):
+    from mathloop.lean.render import support_text
+
+    lib = support_text("Mathloop.LevinsonConrey")
+    spans = _code_spans(lib)
+    assert len(spans) == 4  # conreyThetaSup = 4/7 and levinsonThetaSup = 1/2: the only numbers there
+    for a, b in spans[:2]:  # the constant this commit's claims use (levinsonThetaSup is used by none of them)
+        bad = lib[:b - 1] + str((int(lib[b - 1]) + 1) % 10) + lib[b:]
+        src = lc.standalone_source().replace(_body(lib), _body(bad))
+        assert src != lc.standalone_source()
+        assert check_source(src, lc.theorems, toolchain=_TC).verdict is not Verdict.PROVED, lib[a - 30:b]
+
+
 FALSE_BLE = "theorem t : Eq (Nat.ble 123456789123456789123456790 123456789123456789123456789) true := rfl\n"
 TRUE_BLE = "theorem t : Eq (Nat.ble 123456789123456789123456789 123456789123456789123456790) true := rfl\n"
 GOOD = "theorem t : Eq (Nat.add 2 2) 4 := rfl\n"

@@ -51,10 +51,11 @@ def _z(d: Mapping[str, Any], key: str) -> int:
         raise RenderError(f"certificate.{key}: expected an integer, got {v!r}") from None
 
 
-def _definitions(cert: Mapping[str, Any]) -> list[Definition]:
+def _definitions(cert: Mapping[str, Any], theta_sup: Fraction) -> list[Definition]:
     e2, er = cert["exp_2R"], cert["exp_rhs"]
     F, L, N, Z = "Frac", "List Frac", "Nat", "Int"
     return [
+        Definition("theta_sup", F, frac(theta_sup), "The contract's admissible range: 0 < theta < theta_sup."),
         Definition("theta", F, frac(_q(cert, "theta")), "theta, the mollifier length (T to the power theta)."),
         Definition("R", F, frac(_q(cert, "R")), "R, the shift parameter."),
         Definition("P", L, frac_list([_q({"c": c}, "c") for c in cert["P"]]), "P, coefficients lowest degree first."),
@@ -74,9 +75,9 @@ def _definitions(cert: Mapping[str, Any]) -> list[Definition]:
 
 def _claims(sup: str) -> tuple[Claim, ...]:
     """Return the claims, with the admissible range of theta named by its published constant."""
-    return (Claim("admissible", f"P(0) = 0, P(1) = 1, Q(0) = 1, Q(x) + Q(1 - x) is constant, R > 0 and "
-                                f"0 < theta < {sup} (the range of the theorem taken as given).",
-                  f"lcAdmissible P Q R theta {sup}"),) + CLAIMS
+    return (Claim("admissible", f"theta_sup is {sup} (the range of the theorem taken as given), P(0) = 0, "
+                                "P(1) = 1, Q(0) = 1, Q(x) + Q(1 - x) is constant, R > 0 and 0 < theta < theta_sup.",
+                  f"band (qeq theta_sup {sup}) (lcAdmissible P Q R theta theta_sup)"),) + CLAIMS
 
 
 CLAIMS = (
@@ -119,4 +120,4 @@ def render_commit(contract: Any, commit_hash: str, evidence: Evidence, theta_sup
         raise RenderError("certificate does not re-verify in exact arithmetic (a checker bug)")
     return render(target=contract.target, contract_name=getattr(contract, "name", ""),
                   contract_sha=getattr(contract, "sha256", ""), commit_hash=commit_hash, proves=PROVES, given=GIVEN,
-                  not_proved=NOT_PROVED, defs=_definitions(cert), claims=_claims(sup), support=SUPPORT)
+                  not_proved=NOT_PROVED, defs=_definitions(cert, Fraction(theta_sup)), claims=_claims(sup), support=SUPPORT)
