@@ -210,3 +210,13 @@ def audit_lineage(repo: Any, contract_sha: str, commits: list[Any], target: Any)
     seqs = {h: c.seq for h, c in by_hash.items()}
     return [(seqs.get(p.commit, -1), p.commit, p.problem)
             for p in verify_chain(repo.engine, contract_sha, seqs, artifact)]
+
+
+def audit_attestations(contract: Any, repo: Any) -> list[Any]:
+    """Return the attestation chain's problems as the store's audit findings (the audit's one hook)."""
+    from mathloop.store.findings import Finding  # the store's finding type (present once integrity's work lands)
+    from mathloop.targets import build_target
+
+    commits = repo.commits(contract.sha256)
+    return [Finding(seq, commit, problem, table=LeanAttestationRow.__tablename__, row=commit)
+            for seq, commit, problem in audit_lineage(repo, contract.sha256, commits, build_target(contract))]
