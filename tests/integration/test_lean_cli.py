@@ -11,7 +11,6 @@ import os
 import re
 import sqlite3
 import statistics
-from pathlib import Path
 
 import pytest
 
