@@ -6,6 +6,7 @@ import typer
 
 from mathloop.cli.audit_cmd import audit
 from mathloop.cli.check import check
+from mathloop.cli.checkpoint import checkpoint
 from mathloop.cli.export_cmd import export
 from mathloop.cli.graph import graph
 from mathloop.cli.log import log
@@ -24,6 +25,7 @@ app.command()(graph)
 app.command()(check)
 app.command()(export)
 app.command()(audit)
+app.command()(checkpoint)
 
 
 def _register_optional() -> None:

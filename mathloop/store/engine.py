@@ -10,6 +10,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import SQLModel, create_engine
 
 from mathloop.store import models  # noqa: F401  (registers the tables)
+from mathloop.store.migrate import upgrade
 
 DEFAULT_DB = "mathloop.db"
 
@@ -59,6 +60,7 @@ def make_engine(db: str | None, *, create: bool = True) -> Engine:
 
     try:
         SQLModel.metadata.create_all(engine)
+        upgrade(engine)  # a store from before chain format 2 gains the new (nullable) columns
     except Exception as e:
         raise StoreError(f"--db {url}: cannot open store: {e}") from None
     return engine
