@@ -8,28 +8,39 @@ from typing import Any, Optional
 import typer
 from rich.table import Table
 
+from mathloop.bounded import MAX_CANDIDATE_BYTES, InputError, decode_utf8, parse_json, read_bytes
 from mathloop.cli.common import DB_HELP, bounds_json, console, fail, hypotheses_line, open_contract, print_json
 from mathloop.domain import Verdict, canonical_json
-from mathloop.propose.extract import loads_strict
 from mathloop.search.gate import beyond_class_maximum, gate
-from mathloop.search.runner import InProcessRunner
+from mathloop.search.runner import ProcessRunner
 from mathloop.store.engine import StoreError, make_engine
 from mathloop.store.repository import Repository
 
-MAX_CANDIDATE_BYTES = 50_000_000
+DEFAULT_CHECK_TIMEOUT_S = 120  # as `mathloop run`: the contract's limits.check_timeout_s, else this
 
 
-def _read_candidate(path: Path) -> Any:
-    if not path.is_file():
-        fail(f"--candidate {path}: no such file")
-    if path.stat().st_size > MAX_CANDIDATE_BYTES:
-        fail(f"--candidate {path}: larger than {MAX_CANDIDATE_BYTES} bytes")
+def _read_candidate(path: Path, cap: int = MAX_CANDIDATE_BYTES) -> Any:
+    """Return the strict JSON of a candidate file (size-capped, strict UTF-8, no NaN, no lone surrogate)."""
+    return _parse(path, _read(path, cap))
+
+
+def _read(path: Path, cap: int) -> bytes:
     try:
-        return loads_strict(path.read_text(encoding="utf-8"))  # no NaN/Infinity, no duplicate keys
-    except (UnicodeDecodeError, ValueError) as e:
-        fail(f"--candidate {path}: not valid JSON: {e}")
-    except RecursionError:
-        fail(f"--candidate {path}: JSON nested too deeply")
+        return read_bytes(path, cap, "--candidate")
+    except InputError as e:
+        fail(str(e))
+
+
+def _parse(path: Path, data: bytes) -> Any:
+    try:
+        return parse_json(decode_utf8(data, f"--candidate {path}"), f"--candidate {path}")
+    except InputError as e:
+        fail(str(e))
+
+
+def _runner(contract) -> ProcessRunner:
+    """Return the runner `mathloop run` uses: a killable worker process with the contract's timeout."""
+    return ProcessRunner(float(contract.limits.get("check_timeout_s", DEFAULT_CHECK_TIMEOUT_S)))
 
 
 def _parent_state(repo: Repository | None, head, contract, envelope: dict | None):
@@ -77,7 +88,11 @@ def check(
     store_head = repo.head(contract.sha256) if repo is not None else None
     parent, parent_from, confirmed = _parent_state(repo, store_head, contract, envelope)
     head = store_head if envelope is None else None  # a certificate file is not gated against the head
-    out = InProcessRunner().check(contract, parent, payload)
+    runner = _runner(contract)
+    try:
+        out = runner.check(contract, parent, payload)
+    finally:
+        runner.close()
     if out.malformed is not None:
         if as_json:
             print_json({"ok": False, "malformed": True, "bounds": {}, "reasons": [out.malformed]})
@@ -119,8 +134,11 @@ def check(
         console.print(t)
         if not confirmed:
             console.print(f"[red]conditional[/]: parent state {parent_from}")
-        console.print(("certified: " if confirmed else "conditionally certified: ") + (", ".join(f"{k} = {v}" for k, v in bounds_json(contract, ev.bounds).items())
-                                       if beyond is None else "nothing (" + beyond + ")"))
+        if not ok and confirmed:  # a refused candidate certifies nothing, whatever bounds its evidence carries
+            console.print("certified: nothing (refused" + (f": {beyond}" if beyond else "") + ")")
+        else:
+            console.print(("certified: " if confirmed else "conditionally certified: ") + (", ".join(f"{k} = {v}" for k, v in bounds_json(contract, ev.bounds).items())
+                                           if beyond is None else "nothing (" + beyond + ")"))
         console.print(f"rests on: {hypotheses_line(contract)}", highlight=False)
         if would:
             console.print(f"against the head: {would}")
@@ -132,24 +150,36 @@ def check(
 def _check_chain(contract, manifest_path: Path, manifest: dict, as_json: bool) -> None:
     """Re-verify an exported certificate chain from the root: each file's parent must be the state
     the previous file's re-check produced (never the state the file claims)."""
-    from mathloop.domain import sha256_hex
-
     files = manifest.get("files")
     if not isinstance(files, list) or not files:
         fail(f"--candidate {manifest_path}: manifest has no files")
-    runner, reasons, ev = InProcessRunner(), [], None
+    for i, entry in enumerate(files):  # every entry well-formed before any check runs
+        if not isinstance(entry, dict) or not isinstance(entry.get("file"), str) or not isinstance(entry.get("sha256"), str):
+            fail(f"--candidate {manifest_path}: files[{i}]: must be an object with string keys file and sha256")
+    runner = _runner(contract)
+    try:
+        return _check_files(contract, manifest_path, files, runner, as_json)
+    finally:
+        runner.close()
+
+
+def _check_files(contract, manifest_path: Path, files: list, runner, as_json: bool) -> None:
+    from mathloop.domain import sha256_hex
+
+    reasons, ev = [], None
     root = runner.check(contract, None, dict(contract.seed))  # the chain starts at the contract's seed
     if root.evidence is None:
         fail(f"{contract.path}: seed: {root.malformed or root.error}", 1)
     parent = root.evidence.state
     for i, entry in enumerate(files):
-        path = manifest_path.parent / str(entry.get("file", ""))
+        path = manifest_path.parent / entry["file"]
         if path.parent != manifest_path.parent or not path.is_file():
             fail(f"--candidate {manifest_path}: files[{i}]: {path.name} missing or outside the export")
-        if sha256_hex(path.read_bytes()) != entry.get("sha256"):
+        data = _read(path, MAX_CANDIDATE_BYTES)  # read once: the bytes hashed are the bytes checked
+        if sha256_hex(data) != entry["sha256"]:
             reasons.append(f"{path.name}: sha256 does not match the manifest")
             break
-        env = _read_candidate(path)
+        env = _parse(path, data)
         if not isinstance(env, dict) or "candidate" not in env:
             fail(f"--candidate {path}: not a certificate file")
         if canonical_json(env.get("parent_state")) != canonical_json(parent):

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
-import signal
 import traceback
 from dataclasses import dataclass
 from typing import Any, Mapping, Protocol
 
+from mathloop.children import Lifeline, die_with_parent, kill_group, watch
 from mathloop.contract.model import Contract
 from mathloop.domain import Evidence
 from mathloop.targets import build_target
@@ -75,8 +75,10 @@ class InProcessRunner:
         pass
 
 
-def _worker(conn) -> None:
+def _worker(conn, lifeline) -> None:
     os.setsid()  # own process group, so that a timeout kills the checker's children too
+    die_with_parent()  # SIGKILL when our parent (the forkserver or the session) exits
+    watch(lifeline)  # and when the session dies, however it dies: kill our whole group
     while True:
         try:
             job = conn.recv()
@@ -89,7 +91,11 @@ def _worker(conn) -> None:
 
 class ProcessRunner:
     """Checks in one persistent worker process; a check past `timeout_s` kills the worker's whole
-    process group and is reported as an error, and the next check starts a fresh worker."""
+    process group and is reported as an error, and the next check starts a fresh worker.
+
+    The worker and everything it starts die with the session (mathloop/children.py): a lifeline
+    pipe only the session holds, a parent-death signal, and the worker's own process group.
+    """
 
     def __init__(self, timeout_s: float, start_method: str = "forkserver") -> None:
         # forkserver by default: forking a process that runs a live progress thread can deadlock.
@@ -97,22 +103,32 @@ class ProcessRunner:
         self._ctx = mp.get_context(start_method)
         self._proc = None
         self._conn = None
+        self._lifeline: Lifeline | None = None
 
     def _start(self) -> None:
         parent, child = self._ctx.Pipe()
-        self._proc = self._ctx.Process(target=_worker, args=(child,), daemon=False, name="mathloop-checker")
+        self._lifeline = Lifeline()
+        self._proc = self._ctx.Process(target=_worker, args=(child, self._lifeline.reader), daemon=False,
+                                       name="mathloop-checker")
         self._proc.start()
         child.close()
+        self._lifeline.after_start()
         self._conn = parent
 
     def _kill(self) -> None:
         if self._proc is not None and self._proc.pid is not None:
+            kill_group(self._proc.pid)  # the worker leads its own group (setsid)
             try:
-                os.killpg(self._proc.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
+                self._proc.kill()  # in case it had not reached setsid yet
+            except (ProcessLookupError, OSError):
                 pass
             self._proc.join(timeout=5)
-        self._proc = self._conn = None
+        self._release()
+
+    def _release(self) -> None:
+        if self._lifeline is not None:
+            self._lifeline.close()
+        self._proc = self._conn = self._lifeline = None
 
     def check(self, contract: Contract, parent_state: Mapping[str, Any] | None, payload: Any) -> CheckOutcome:
         if self._proc is None or not self._proc.is_alive():
@@ -137,4 +153,4 @@ class ProcessRunner:
                 pass
         if self._proc is not None and self._proc.is_alive():
             self._kill()
-        self._proc = self._conn = None
+        self._release()
