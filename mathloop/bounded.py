@@ -37,10 +37,11 @@ def read_bytes(path: Path | str, cap: int, what: str = "file") -> bytes:
         raise InputError(f"{what} {path}: no such file") from None
     except OSError as e:
         raise InputError(f"{what} {path}: cannot open: {e.strerror or e}") from None
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        raise InputError(f"{what} {path}: not a regular file")
     with os.fdopen(fd, "rb", buffering=0) as f:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise InputError(f"{what} {path}: not a regular file")
         if st.st_size > cap:
             raise InputError(f"{what} {path}: {st.st_size} bytes, larger than the {cap}-byte limit")
         parts, total = [], 0

@@ -9,6 +9,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Mapping
 
+from mathloop.bounded import InputError, read_bytes
 from mathloop.contract.model import BoundSpec, Contract, ContractError, Obligation
 from mathloop.domain import Direction, Kind, sha256_hex
 
@@ -63,11 +64,9 @@ def load_contract(name_or_path: str | Path) -> Contract:
     """
     path = resolve(str(name_or_path))
     try:
-        raw_bytes = path.read_bytes()
-    except OSError as e:
-        raise ContractError(path, "<file>", f"cannot read: {e.strerror}") from None
-    if len(raw_bytes) > MAX_CONTRACT_BYTES:
-        raise ContractError(path, "<file>", f"larger than {MAX_CONTRACT_BYTES} bytes")
+        raw_bytes = read_bytes(path, MAX_CONTRACT_BYTES, "contract")  # capped and streamed, never read whole
+    except InputError as e:
+        raise ContractError(path, "<file>", str(e).removeprefix(f"contract {path}: ")) from None
     try:
         text = raw_bytes.decode("utf-8")
         data = tomllib.loads(text)
