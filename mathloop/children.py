@@ -4,10 +4,10 @@ Every process mathloop starts uses one of these, so that `kill -9` of `mathloop 
 nothing behind:
 - `die_with_parent()`: Linux PR_SET_PDEATHSIG (SIGKILL when the parent thread that started us
   exits); used as the initializer of pool workers and in `child_preexec` for subprocesses (Lean).
-- `Lifeline`: a pipe whose write end only the parent holds; a watcher thread in the child kills the
-  child's whole process group when it reads EOF (the parent died, however it died). Forked
-  grandchildren never keep the write end open (closed after every fork).
-- `fork_is_safe()`: forking with only lifeline watchers alive copies no held lock.
+- `Lifeline` + `start_reaper`: a pipe whose write end only the parent holds; a reaper process in the
+  child's process group kills the whole group when it reads EOF (the parent died, however it died).
+  Forked grandchildren never keep the write end open (closed after every fork).
+- `fork_is_safe()`: forking a process with no other thread copies no held lock.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ import threading
 from typing import Callable
 
 PR_SET_PDEATHSIG = 1
-WATCHER_NAME = "mathloop-lifeline"
 
 _write_ends: set[int] = set()  # lifeline write ends held by this process (parents only)
 
@@ -84,7 +83,7 @@ class Lifeline:
 
     The parent creates it before starting the child, passes `reader` (a multiprocessing
     Connection, which survives fork, forkserver and spawn) and keeps the write end; the child
-    calls `watch(reader)`. `close()` in the parent (after the child is gone) releases the write end.
+    calls `start_reaper(reader)`. `close()` in the parent (after the child is gone) releases the write end.
     """
 
     def __init__(self) -> None:
@@ -109,26 +108,41 @@ class Lifeline:
             self._w = None
 
 
-def watch(reader, on_parent_death: Callable[[], None] | None = None) -> threading.Thread:
-    """Start a daemon thread in the child that runs `on_parent_death` (default: SIGKILL our process group,
-    or this process if it leads no group) when the lifeline reads EOF; return the thread."""
-    def default() -> None:
-        if os.getpgrp() == os.getpid():
-            kill_group(os.getpid())
-        os.kill(os.getpid(), signal.SIGKILL)
+def start_reaper(reader) -> int:
+    """Fork a reaper into our process group; return its pid. When the lifeline reads EOF (the parent
+    died, however it died) the reaper SIGKILLs the whole group: this process and all it started.
 
-    def run() -> None:
+    A process, not a thread: it needs no GIL, so a checker stuck in C code cannot delay it, and it
+    outlives this process if the kernel's parent-death signal kills us first. Call after setsid().
+    """
+    fd = reader.fileno()
+    pid = os.fork()
+    if pid == 0:  # the reaper: hold nothing but the lifeline (else the session would miss our EOFs)
         try:
-            reader.recv_bytes()
-        except (EOFError, OSError):
-            pass
-        (on_parent_death or default)()
+            os.closerange(3, fd)
+            os.closerange(fd + 1, _max_fd())
+            while True:
+                try:
+                    if not os.read(fd, 4096):
+                        break
+                except InterruptedError:
+                    continue
+                except OSError:
+                    break
+        finally:
+            kill_group(os.getpgrp())
+            os._exit(0)
+    reader.close()
+    return pid
 
-    t = threading.Thread(target=run, name=WATCHER_NAME, daemon=True)
-    t.start()
-    return t
+
+def _max_fd() -> int:
+    try:
+        return max(256, min(resource.getrlimit(resource.RLIMIT_NOFILE)[0], 1 << 16))
+    except (ValueError, OSError):
+        return 1024
 
 
 def fork_is_safe() -> bool:
-    """Return True when every other live thread is a lifeline watcher (blocked in a read, holding no lock)."""
-    return all(t is threading.main_thread() or t.name == WATCHER_NAME for t in threading.enumerate())
+    """Return True when this process runs no other thread (forking then copies no held lock)."""
+    return threading.active_count() == 1

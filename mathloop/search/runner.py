@@ -12,7 +12,7 @@ import traceback
 from dataclasses import dataclass
 from typing import Any, Mapping, Protocol
 
-from mathloop.children import Lifeline, die_with_parent, kill_group, watch
+from mathloop.children import Lifeline, die_with_parent, kill_group, start_reaper
 from mathloop.contract.model import Contract
 from mathloop.domain import Evidence
 from mathloop.targets import build_target
@@ -77,8 +77,8 @@ class InProcessRunner:
 
 def _worker(conn, lifeline) -> None:
     os.setsid()  # own process group, so that a timeout kills the checker's children too
-    die_with_parent()  # SIGKILL when our parent (the forkserver or the session) exits
-    watch(lifeline)  # and when the session dies, however it dies: kill our whole group
+    start_reaper(lifeline)  # when the session dies, however it dies, our whole group is killed
+    die_with_parent()  # and we go at once when our parent (the forkserver or the session) exits
     while True:
         try:
             job = conn.recv()
