@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Column, Index, Text, UniqueConstraint
+from sqlalchemy import Column, Index, Text, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
 GENESIS = "0" * 64  # the parent of a lineage's root commit; keeps (contract, parent) unique for roots
@@ -46,7 +46,12 @@ class CandidateRow(SQLModel, table=True):
     """
 
     __tablename__ = "candidates"
-    __table_args__ = (Index("uq_candidate_chain", "contract_sha", "session_id", "chain_seq", unique=True),)
+    __table_args__ = (
+        Index("uq_candidate_chain", "contract_sha", "session_id", "chain_seq", unique=True),
+        # NULLs are distinct in a unique index: session-less rows need their own, so that their chain cannot fork
+        Index("uq_candidate_chain_nosession", "contract_sha", "chain_seq", unique=True,
+              sqlite_where=text("session_id IS NULL"), postgresql_where=text("session_id IS NULL")),
+    )
     id: int | None = Field(default=None, primary_key=True)
     contract_sha: str = Field(foreign_key="contracts.sha256", index=True)
     session_id: int | None = Field(default=None, foreign_key="sessions.id", index=True)

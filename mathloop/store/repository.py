@@ -40,6 +40,7 @@ from mathloop.store.models import (
     SessionRow,
 )
 
+WRITE_RETRIES = 8
 REJECTED = (Label.REGRESSION, Label.INCOMPARABLE, Label.NO_PROGRESS, Label.MALFORMED)
 
 
@@ -244,12 +245,20 @@ class Repository:
                proposer: str, meta: Mapping[str, Any], label: Label, reasons: Iterable[str],
                evidence: Evidence | None) -> int:
         """Append a candidate that did not commit to the memory; return its id."""
-        with Session(self.engine) as s:
-            row = self._candidate_row(s, contract_sha=contract_sha, session_id=session_id, head_commit=head_commit,
-                                      payload=payload, proposer=proposer, meta=meta, label=label,
-                                      reasons=reasons, evidence=evidence)
-            s.commit()
-            return int(row.id)
+        reasons = list(reasons)
+        for attempt in range(WRITE_RETRIES):
+            with Session(self.engine) as s:
+                try:
+                    row = self._candidate_row(s, contract_sha=contract_sha, session_id=session_id,
+                                              head_commit=head_commit, payload=payload, proposer=proposer, meta=meta,
+                                              label=label, reasons=reasons, evidence=evidence)
+                    s.commit()
+                    return int(row.id)
+                except IntegrityError:  # a concurrent writer took the chain place or stored the artifact first
+                    s.rollback()
+                    if attempt == WRITE_RETRIES - 1:
+                        raise
+        raise AssertionError("unreachable")
 
     def commit(self, *, contract_sha: str, session_id: int | None, parent: CommitRecord | None, payload: Any,
                proposer: str, meta: Mapping[str, Any], label: Label, evidence: Evidence) -> CommitRecord:
@@ -258,6 +267,17 @@ class Repository:
         The caller must have gated `evidence` against `parent`. Raises HeadMoved when another
         commit already sits on `parent` (the unique (contract, parent) key), leaving nothing written.
         """
+        for attempt in range(WRITE_RETRIES):
+            try:
+                return self._commit_once(contract_sha=contract_sha, session_id=session_id, parent=parent,
+                                         payload=payload, proposer=proposer, meta=meta, label=label, evidence=evidence)
+            except IntegrityError:  # not a lost race on the parent: a chain place or an artifact taken meanwhile
+                if attempt == WRITE_RETRIES - 1:
+                    raise
+        raise AssertionError("unreachable")
+
+    def _commit_once(self, *, contract_sha: str, session_id: int | None, parent: CommitRecord | None, payload: Any,
+                     proposer: str, meta: Mapping[str, Any], label: Label, evidence: Evidence) -> CommitRecord:
         parent_hash = parent.hash if parent else GENESIS
         seq = parent.seq + 1 if parent else 0
         with Session(self.engine) as s:
