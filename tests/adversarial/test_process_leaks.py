@@ -153,3 +153,20 @@ def test_timeout_kill_leaves_no_process_and_the_runner_recovers(tmp_path, toy_co
     finally:
         del os.environ[TAG_VAR]
         kill_tagged(tag)
+
+
+def test_check_uses_the_run_timeout_and_leaves_no_process(tmp_path):
+    (tmp_path / "toy.toml").write_text(TOY_CONTRACT, encoding="utf-8")  # limits.check_timeout_s = 5
+    (tmp_path / "c.json").write_text('{"x": "1/2", "sleep": 120}', encoding="utf-8")
+    tag = new_tag()
+    t0 = time.monotonic()
+    proc = subprocess.run([sys.executable, str(ROOT / "tests" / "support" / "toy_cli.py"), "check", "toy.toml",
+                           "--candidate", "c.json", "--json"], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, TAG_VAR: tag})
+    try:
+        assert proc.returncode == 1, proc.stdout + proc.stderr
+        assert "checker timed out after 5 s" in proc.stdout and '"error": true' in proc.stdout
+        assert time.monotonic() - t0 < 60
+        assert wait_gone(tag, 10) == []
+    finally:
+        kill_tagged(tag)
