@@ -9,7 +9,7 @@ import typer
 from rich.progress import Progress
 
 from mathloop.bounded import MAX_CHECKPOINT_BYTES, InputError, read_json
-from mathloop.cli.common import DB_HELP, console, fail, open_contract, open_repo
+from mathloop.cli.common import DB_HELP, TARGET_HELP, console, contract_option, fail, open_contract, open_repo
 from mathloop.search.audit import audit_store
 from mathloop.search.runner import ProcessRunner
 from mathloop.store.checkpoint import Checkpoint, CheckpointError
@@ -25,17 +25,18 @@ def _read_checkpoint(path: Path) -> Checkpoint:
 
 
 def audit(
-    target: str = typer.Argument(..., help="Target name or contract path."),
+    target: Optional[str] = typer.Argument(None, help=TARGET_HELP),
+    contract_file: Optional[Path] = contract_option(),
     db: Optional[str] = typer.Option(None, "--db", help=DB_HELP),
     hash_only: bool = typer.Option(False, "--hash-only", help="Verify hashes and rows only; do not re-run checkers."),
     checkpoint: Optional[Path] = typer.Option(None, "--checkpoint",
                                               help="A file from `mathloop checkpoint`: fail unless the chain extends it."),
 ) -> None:
     """Exit 0 when every commit and memory row re-verifies; otherwise name the first edited row and exit 1."""
-    contract = open_contract(target)
+    contract = open_contract(target, contract_file)
     cp = _read_checkpoint(checkpoint) if checkpoint is not None else None
     repo = open_repo(db, create=False)
-    runner = None if hash_only else ProcessRunner(float(contract.limits.get("check_timeout_s", 120)))
+    runner = None if hash_only else ProcessRunner(float(contract.check_timeout_s))
     try:
         with Progress(console=console, transient=True) as bar:
             task = bar.add_task("auditing", total=None)

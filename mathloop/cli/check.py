@@ -8,39 +8,45 @@ from typing import Any, Optional
 import typer
 from rich.table import Table
 
-from mathloop.bounded import MAX_CANDIDATE_BYTES, InputError, decode_utf8, parse_json, read_bytes
-from mathloop.cli.common import DB_HELP, bounds_json, console, fail, hypotheses_line, open_contract, print_json
-from mathloop.domain import Verdict, canonical_json
-from mathloop.search.gate import beyond_class_maximum, gate
+from mathloop.bounded import MAX_CANDIDATE_BYTES, InputError, read_json
+from mathloop.cli.common import TARGET_HELP, contract_option, DB_HELP, bounds_json, console, fail, hypotheses_line, open_contract, print_json
+from mathloop.domain import Label, Verdict, canonical_json
+from mathloop.search.gate import decide
 from mathloop.search.runner import ProcessRunner
+from mathloop.targets import build_target
+from mathloop.targets.base import CertificateError, CheckerCrash
 from mathloop.store.engine import StoreError, make_engine
 from mathloop.store.repository import Repository
 
-DEFAULT_CHECK_TIMEOUT_S = 120  # as `mathloop run`: the contract's limits.check_timeout_s, else this
 
-
-def _read_candidate(path: Path, cap: int = MAX_CANDIDATE_BYTES) -> Any:
+def _read_candidate(path: Path) -> Any:
     """Return the strict JSON of a candidate file (size-capped, strict UTF-8, no NaN, no lone surrogate)."""
-    return _parse(path, _read(path, cap))
-
-
-def _read(path: Path, cap: int) -> bytes:
     try:
-        return read_bytes(path, cap, "--candidate")
+        return read_json(path, MAX_CANDIDATE_BYTES, "--candidate")
     except InputError as e:
         fail(str(e))
 
 
-def _parse(path: Path, data: bytes) -> Any:
+def read_certificate_json(path: Path) -> Any:
+    """Return the strict JSON of a file named by a manifest (the bounded reader handed to the target).
+
+    Raises:
+        CertificateError: the file is too large, not a regular file, not UTF-8 or not strict JSON.
+    """
     try:
-        return parse_json(decode_utf8(data, f"--candidate {path}"), f"--candidate {path}")
+        return read_json(path, MAX_CANDIDATE_BYTES, "file")
     except InputError as e:
-        fail(str(e))
+        raise CertificateError(str(e).removeprefix("file ")) from None
 
 
 def _runner(contract) -> ProcessRunner:
     """Return the runner `mathloop run` uses: a killable worker process with the contract's timeout."""
-    return ProcessRunner(float(contract.limits.get("check_timeout_s", DEFAULT_CHECK_TIMEOUT_S)))
+    return ProcessRunner(float(contract.check_timeout_s))
+
+
+def _verify_chain(contract, manifest_path: Path):
+    """Run in the checker worker: the target's re-verification of an exported chain."""
+    return build_target(contract).verify_certificate_chain(manifest_path, read_certificate_json)
 
 
 def _parent_state(repo: Repository | None, head, contract, envelope: dict | None):
@@ -71,19 +77,21 @@ def _repo(db: str) -> Repository:
 
 
 def check(
-    target: str = typer.Argument(..., help="Target name or contract path."),
+    target: Optional[str] = typer.Argument(None, help=TARGET_HELP),
+    contract_file: Optional[Path] = contract_option(),
     candidate: Path = typer.Option(..., "--candidate", help="Candidate JSON file (or an exported certificate file)."),
     db: Optional[str] = typer.Option(None, "--db", help="Check against this store's head state. " + DB_HELP),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
     """Exit 0 if the candidate checks (no refutation, every bound certified), 1 if refused, 2 if malformed."""
-    contract = open_contract(target)
+    contract = open_contract(target, contract_file)
     payload = _read_candidate(candidate)
     envelope = payload if isinstance(payload, dict) and "mathloop_certificate" in payload else None
     if envelope is not None:
         payload = envelope.get("candidate")
     if isinstance(payload, dict) and "files" in payload and candidate.name == "manifest.json":
-        return _check_chain(contract, candidate, payload, as_json)
+        return _check_chain(contract, candidate, len(payload["files"]) if isinstance(payload["files"], list) else 0,
+                            as_json)
     repo = _repo(db) if db is not None else None
     store_head = repo.head(contract.sha256) if repo is not None else None
     parent, parent_from, confirmed = _parent_state(repo, store_head, contract, envelope)
@@ -102,15 +110,16 @@ def check(
             print_json({"ok": False, "error": True, "bounds": {}, "reasons": [out.error]})
         fail(out.error, 1)
     ev = out.evidence
-    if confirmed and isinstance(ev.state, dict) and ev.state.get("conditional_on_parent"):
+    if confirmed and build_target(contract).rests_on_claimed_parent(ev):
         confirmed, parent_from = False, "taken from the payload itself (unconfirmed)"
-    beyond = beyond_class_maximum(contract, ev)
+    decision = decide(contract, head.scores if head else None, ev)
+    beyond = "; ".join(decision.reasons) if decision.label is Label.ERROR else None
     refuted = [r for r in ev.results if r.verdict in (Verdict.REFUTED, Verdict.ERROR)]
     ok = confirmed and not refuted and beyond is None and all(b.name in ev.bounds for b in contract.bounds)
     reasons = ev.reasons() + ([beyond] if beyond else [])
     if not confirmed:
         reasons.append(f"parent state not confirmed ({parent_from}): the bounds below hold only if it is true")
-    would = gate(contract, head.scores if head else None, ev).label.value if head else None
+    would = decision.label.value if head else None
     if as_json:
         print_json({
             "ok": ok,
@@ -147,63 +156,38 @@ def check(
         raise typer.Exit(1)
 
 
-def _check_chain(contract, manifest_path: Path, manifest: dict, as_json: bool) -> None:
-    """Re-verify an exported certificate chain from the root: each file's parent must be the state
-    the previous file's re-check produced (never the state the file claims)."""
-    files = manifest.get("files")
-    if not isinstance(files, list) or not files:
-        fail(f"--candidate {manifest_path}: manifest has no files")
-    for i, entry in enumerate(files):  # every entry well-formed before any check runs
-        if not isinstance(entry, dict) or not isinstance(entry.get("file"), str) or not isinstance(entry.get("sha256"), str):
-            fail(f"--candidate {manifest_path}: files[{i}]: must be an object with string keys file and sha256")
+def _check_chain(contract, manifest_path: Path, files: int, as_json: bool) -> None:
+    """Re-verify an exported certificate chain from the root, through the target's own verifier, in the
+    checker worker (the contract's timeout per file, plus one for the seed)."""
     runner = _runner(contract)
     try:
-        return _check_files(contract, manifest_path, files, runner, as_json)
+        out = runner.call(_verify_chain, (contract, manifest_path), timeout_s=runner.timeout_s * (files + 1))
     finally:
         runner.close()
-
-
-def _check_files(contract, manifest_path: Path, files: list, runner, as_json: bool) -> None:
-    from mathloop.domain import sha256_hex
-
-    reasons, ev = [], None
-    root = runner.check(contract, None, dict(contract.seed))  # the chain starts at the contract's seed
-    if root.evidence is None:
-        fail(f"{contract.path}: seed: {root.malformed or root.error}", 1)
-    parent = root.evidence.state
-    for i, entry in enumerate(files):
-        path = manifest_path.parent / entry["file"]
-        if path.parent != manifest_path.parent or not path.is_file():
-            fail(f"--candidate {manifest_path}: files[{i}]: {path.name} missing or outside the export")
-        data = _read(path, MAX_CANDIDATE_BYTES)  # read once: the bytes hashed are the bytes checked
-        if sha256_hex(data) != entry["sha256"]:
-            reasons.append(f"{path.name}: sha256 does not match the manifest")
-            break
-        env = _parse(path, data)
-        if not isinstance(env, dict) or "candidate" not in env:
-            fail(f"--candidate {path}: not a certificate file")
-        if canonical_json(env.get("parent_state")) != canonical_json(parent):
-            reasons.append(f"{path.name}: parent_state differs from the state re-verified from the previous file")
-            break
-        out = runner.check(contract, parent, env["candidate"])
-        if out.evidence is None:
-            reasons.append(f"{path.name}: {out.malformed or out.error}")
-            break
-        ev = out.evidence
-        bad = [r for r in ev.results if r.verdict in (Verdict.REFUTED, Verdict.ERROR)]
-        if bad or beyond_class_maximum(contract, ev):
-            reasons += [f"{path.name}: {r}" for r in ev.reasons()] or [f"{path.name}: refused"]
-            break
-        parent = ev.state
+    if isinstance(out.raised, CertificateError):
+        fail(f"--candidate {out.raised}")
+    if isinstance(out.raised, CheckerCrash):
+        fail(f"{contract.path}: seed: {out.raised}", 1)
+    if out.error is not None:
+        fail(f"--candidate {manifest_path}: {out.error}", 1)
+    chain = out.value
+    if chain is None:
+        fail(f"--candidate {manifest_path}: target {contract.name} has no certificate chains")
+    reasons = list(chain.reasons)
+    for ev in chain.evidences:
+        decision = decide(contract, None, ev)
+        if decision.label is Label.ERROR and not reasons:
+            reasons += decision.reasons
+    ev = chain.evidences[-1] if chain.evidences else None
     ok = not reasons and ev is not None
     result = {"ok": ok, "bounds": bounds_json(contract, ev.bounds) if ok else {},
               "bounds_exact": {k: str(v) for k, v in ev.bounds.items()} if ok else {},
-              "reasons": reasons, "files": len(files), "parent": "root (whole chain re-verified)",
+              "reasons": reasons, "files": chain.files, "parent": "root (whole chain re-verified)",
               "parent_confirmed": True}
     if as_json:
         print_json(result)
     else:
-        console.print(f"{manifest_path}: {len(files)} certificate(s) re-verified from the root" if ok
+        console.print(f"{manifest_path}: {chain.files} certificate(s) re-verified from the root" if ok
                       else f"[red]refused[/]: {'; '.join(reasons)}")
         if ok:
             console.print("certified: " + ", ".join(f"{k} = {v}" for k, v in result["bounds"].items()))

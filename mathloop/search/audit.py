@@ -12,10 +12,9 @@ from dataclasses import dataclass
 from typing import Callable
 
 from mathloop.contract.model import Contract
-from mathloop.domain import fraction_str, sha256_hex
-from mathloop.propose.base import payload_sha
+from mathloop.domain import Label, fraction_str, payload_sha, sha256_hex
 from mathloop.search.audit_memory import MemoryStats, audit_contract_row, audit_memory
-from mathloop.search.gate import beyond_class_maximum, gate
+from mathloop.search.gate import decide
 from mathloop.search.runner import CheckRunner
 from mathloop.store import raw
 from mathloop.store.chain import CHAIN_FORMAT, COMMIT_FIELDS, LEGACY_FORMAT, commit_body, commit_hash, edited_columns
@@ -150,12 +149,12 @@ def _audit_one(contract: Contract, repo: Repository, runner: CheckRunner | None,
     if again_ev != c.evidence_sha:
         return bad("re-check gives different evidence than was committed (checker not deterministic, or changed)",
                    field="evidence_sha", stored=c.evidence_sha, recomputed=again_ev)
-    why = beyond_class_maximum(contract, out.evidence)
-    if why:
-        return bad(why)
-    cmp = gate(contract, parent.scores if parent else None, out.evidence)
-    if not cmp.passes_gate or cmp.label.value != c.label:
-        return bad(f"gate does not pass on re-check (label {cmp.label.value}, committed as {c.label})", field="label")
+    decision = decide(contract, parent.scores if parent else None, out.evidence)
+    if decision.label is Label.ERROR:
+        return bad("; ".join(decision.reasons))
+    if not decision.commits or decision.label.value != c.label:
+        return bad(f"gate does not pass on re-check (label {decision.label.value}, committed as {c.label})",
+                   field="label")
     return []
 
 

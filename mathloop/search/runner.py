@@ -28,6 +28,25 @@ class CheckOutcome:
     error: str | None = None
 
 
+@dataclass(frozen=True)
+class CallOutcome:
+    """What a function run in the worker gave: its value, the exception it raised, or why it gave nothing."""
+
+    value: Any = None
+    raised: BaseException | None = None
+    error: str | None = None
+
+
+_CALL = "mathloop/call"
+
+
+def _call(fn, args) -> CallOutcome:
+    try:
+        return CallOutcome(value=fn(*args))
+    except Exception as e:  # returned as a value: the caller decides what an exception means
+        return CallOutcome(raised=e)
+
+
 def check_payload(contract: Contract, parent_state: Mapping[str, Any] | None, payload: Any) -> CheckOutcome:
     """Parse and check one payload; turn every failure to answer into CheckOutcome.error."""
     target = _target_for(contract)
@@ -86,7 +105,10 @@ def _worker(conn, lifeline) -> None:
             return
         if job is None:
             return
-        conn.send(check_payload(*job))
+        if job[0] == _CALL:
+            conn.send(_call(job[1], job[2]))
+        else:
+            conn.send(check_payload(*job))
 
 
 class ProcessRunner:
@@ -131,18 +153,25 @@ class ProcessRunner:
         self._proc = self._conn = self._lifeline = None
 
     def check(self, contract: Contract, parent_state: Mapping[str, Any] | None, payload: Any) -> CheckOutcome:
+        return self._job((contract, parent_state, payload), self.timeout_s, CheckOutcome)
+
+    def call(self, fn, args: tuple, timeout_s: float | None = None) -> CallOutcome:
+        """Run the picklable top-level `fn(*args)` in the worker under the same kill-the-tree timeout."""
+        return self._job((_CALL, fn, args), self.timeout_s if timeout_s is None else timeout_s, CallOutcome)
+
+    def _job(self, job: tuple, timeout_s: float, outcome):
         if self._proc is None or not self._proc.is_alive():
             self._start()
         try:
-            self._conn.send((contract, parent_state, payload))
-            if not self._conn.poll(self.timeout_s):
+            self._conn.send(job)
+            if not self._conn.poll(timeout_s):
                 self._kill()
-                return CheckOutcome(error=f"checker timed out after {self.timeout_s:g} s (process tree killed)")
+                return outcome(error=f"checker timed out after {timeout_s:g} s (process tree killed)")
             return self._conn.recv()
         except (EOFError, BrokenPipeError, ConnectionResetError, OSError) as e:
             code = self._proc.exitcode if self._proc else None
             self._kill()
-            return CheckOutcome(error=f"checker process died (exit code {code}): {type(e).__name__}")
+            return outcome(error=f"checker process died (exit code {code}): {type(e).__name__}")
 
     def close(self) -> None:
         if self._proc is not None and self._proc.is_alive():

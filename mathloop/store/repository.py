@@ -14,8 +14,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from mathloop.contract.model import Contract
-from mathloop.domain import Evidence, Label, Scores, canonical_json, fraction_str, sha256_hex
-from mathloop.propose.base import Head, Rejection, payload_sha
+from mathloop.domain import (Evidence, Head, Label, Rejection, Scores, canonical_json, fraction_str, payload_sha,
+                             sha256_hex)
 from mathloop.store.chain import (
     CANDIDATE_FIELDS,
     CHAIN_FORMAT,
@@ -267,6 +267,9 @@ class Repository:
         The caller must have gated `evidence` against `parent`. Raises HeadMoved when another
         commit already sits on `parent` (the unique (contract, parent) key), leaving nothing written.
         """
+        if parent is not None and parent.contract_sha != contract_sha:  # a lineage is one contract hash
+            raise ValueError(f"commit for contract {contract_sha[:12]} on parent {parent.hash[:12]} of contract "
+                             f"{parent.contract_sha[:12]}: lineages of different contracts never mix")
         for attempt in range(WRITE_RETRIES):
             try:
                 return self._commit_once(contract_sha=contract_sha, session_id=session_id, parent=parent,

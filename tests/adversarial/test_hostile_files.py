@@ -128,7 +128,7 @@ def test_oversized_contract_is_refused_before_reading(tmp_path):
     with open(path, "wb") as f:
         f.truncate(3_000_000_000)
     r = invoke("check", str(path), "--candidate", str(path))
-    refused(r, "larger than the 1000000-byte limit")
+    refused(r, "larger than 1000000 bytes")
 
 
 def test_contract_that_is_a_fifo_is_refused_without_blocking(tmp_path):
