@@ -6,6 +6,7 @@ import typer
 
 from mathloop.cli.audit_cmd import audit
 from mathloop.cli.check import check
+from mathloop.cli.checkpoint import checkpoint
 from mathloop.cli.export_cmd import export
 from mathloop.cli.graph import graph
 from mathloop.cli.lean_cmds import doctor, lean_check
@@ -27,6 +28,7 @@ app.command()(export)
 app.command()(audit)
 app.command("lean-check")(lean_check)
 app.command()(doctor)
+app.command()(checkpoint)
 
 
 def main() -> None:
