@@ -14,7 +14,7 @@ from rich.table import Table
 from mathloop.cli.common import bounds_text, console, fail, hypotheses_line, open_contract, open_repo
 from mathloop.cli.lean_hook import lean_commit_hook
 from mathloop.contract import Contract
-from mathloop.propose.replay import ReplayProposer
+from mathloop.propose.replay import ReplayFileError, ReplayProposer
 from mathloop.search.loop import SeedRefused, Session, SessionLimits, SessionSummary
 from mathloop.search.runner import ProcessRunner
 from mathloop.targets import build_target
@@ -30,7 +30,10 @@ def _proposer(spec: str, contract: Contract, target, seed: int, model_opts: dict
         path = Path(spec.removeprefix("replay:"))
         if not path.is_file():
             raise typer.BadParameter(f"replay file {path} does not exist", param_hint="--proposer")
-        return ReplayProposer(path)
+        try:
+            return ReplayProposer(path)
+        except ReplayFileError as e:  # unreadable as a whole: the user's error (bad lines are `malformed`)
+            raise typer.BadParameter(str(e), param_hint="--proposer") from None
     if spec in ("openai", "openai+local"):
         if not model_opts.get("model"):
             raise typer.BadParameter("--model is required with --proposer openai", param_hint="--model")

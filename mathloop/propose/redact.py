@@ -87,6 +87,11 @@ def storable(text: str) -> str:
     return text
 
 
+def storable_value(obj: Any) -> Any:
+    """Return a JSON-like value with every string in it (dict keys included) made storable."""
+    return Redactor(None).value(obj)
+
+
 class Redactor:
     """Replaces a secret in any text or JSON value that might be recorded; its repr never shows it."""
 
