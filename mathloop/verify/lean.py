@@ -17,7 +17,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from mathloop.domain import Verdict, sha256_hex
 from mathloop.verify.lean_process import LeanCrash, LeanTimeout, ProcessOutput, run_process
@@ -162,6 +162,13 @@ def discover() -> Toolchain:
     return Toolchain("unavailable", reason="no working Lean 4 toolchain: " + "; ".join(tried), tried=tuple(tried))
 
 
+def _position(v: Any) -> int:
+    """Return a line/column number from Lean's JSON (0 when absent or not a plausible number)."""
+    if isinstance(v, str) and v.isdigit() and len(v) < 10:
+        v = int(v)
+    return v if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 10**9 else 0
+
+
 def parse_messages(stdout: str) -> tuple[list[LeanMessage], list[str]]:
     """Return (messages, non-JSON lines) of `lean --json` output (one JSON object per line)."""
     msgs: list[LeanMessage] = []
@@ -178,8 +185,8 @@ def parse_messages(stdout: str) -> tuple[list[LeanMessage], list[str]]:
         if not isinstance(d, dict) or "severity" not in d or "data" not in d:
             other.append(line)
             continue
-        pos = d.get("pos") or {}
-        msgs.append(LeanMessage(str(d["severity"]), int(pos.get("line", 0) or 0), int(pos.get("column", 0) or 0),
+        pos = d.get("pos") if isinstance(d.get("pos"), dict) else {}
+        msgs.append(LeanMessage(str(d["severity"]), _position(pos.get("line")), _position(pos.get("column")),
                                 str(d["data"]), str(d.get("kind", "") or "")))
     return msgs, other
 
