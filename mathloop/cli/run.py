@@ -77,7 +77,7 @@ def run(
     temperature: Optional[float] = typer.Option(None, "--temperature", min=0.0, max=2.0),
     max_tokens: Optional[int] = typer.Option(None, "--max-tokens", min=16, help="Completion tokens per request."),
     concurrency: Optional[int] = typer.Option(None, "--concurrency", min=1, max=64, help="Parallel requests."),
-    request_timeout: Optional[float] = typer.Option(None, "--request-timeout", min=0.1, help="Seconds per request."),
+    request_timeout: Optional[float] = typer.Option(None, "--request-timeout", min=0.1, help="Wall-clock seconds per request, whole reply included."),
     max_tokens_total: Optional[int] = typer.Option(None, "--max-tokens-total", min=1, help="Token budget of the session."),
     lean: bool = typer.Option(True, "--lean/--no-lean", help="Render and Lean-check each commit (pending without a toolchain)."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Live progress bar."),

@@ -82,12 +82,13 @@ def _retry_after(headers: Any) -> float | None:
         return None  # an HTTP-date or garbage: fall back to our own backoff
 
 
-def _error_text(err: openai.APIStatusError) -> str:
+def _error_text(err: openai.APIStatusError, redact: Redactor) -> str:
+    """Return the error body (or message), redacted before it is cut (a cut must not leave part of the key)."""
     try:
         body = err.response.text
     except Exception:  # noqa: BLE001 - a broken body must not hide the status code
         body = ""
-    return (body or str(err.message or ""))[:_ERROR_BODY_CHARS]
+    return redact(body or str(err.message or ""))[:_ERROR_BODY_CHARS]
 
 
 def _estimate_tokens(messages: Sequence[Mapping[str, str]], content: str | None) -> tuple[int, int]:
@@ -154,7 +155,7 @@ class ChatEndpoint:
                     )
                     reply = self._reply(resp, messages, time.monotonic() - start, attempts, mode)
             except openai.APIStatusError as e:
-                status, text = e.status_code, self.redact(_error_text(e))
+                status, text = e.status_code, _error_text(e, self.redact)
                 if fmt is not None and is_format_refusal(status, text) and self.formats.refuse(mode):
                     continue  # the server refused the structured-output form: try the next one
                 if status not in _RETRY_STATUS and status < 500:

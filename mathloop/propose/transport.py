@@ -23,7 +23,7 @@ except ImportError:  # pragma: no cover - depends on the installed openai
     import httpcore  # type: ignore[no-redef]
     import httpx  # type: ignore[no-redef]
 
-DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
+DEFAULT_MAX_BODY_BYTES = 1024 * 1024  # a reply is a few thousand tokens (tens of KB); anything near 1 MiB is not one
 _CHUNK = 64 * 1024
 _local = threading.local()
 

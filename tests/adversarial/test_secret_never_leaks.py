@@ -163,3 +163,12 @@ def test_a_cli_session_against_an_echoing_server_leaves_no_trace_of_the_key(tmp_
     assert "[redacted]" in texts["records"]
     found = {name: leaked(text) for name, text in texts.items()}
     assert all(v == [] for v in found.values()), {k: v for k, v in found.items() if v}
+
+
+def test_an_error_body_is_redacted_before_it_is_cut_so_no_piece_of_the_key_survives(monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    behaviour = lambda seen, wire: send_json(wire, None, 401, "Unauthorized", raw="x" * 292 + seen.key)  # noqa: E731
+    with HostileServer([], default=behaviour) as srv:
+        with pytest.raises(StopSession) as stop:
+            proposer(srv, max_retries=0, max_consecutive_failures=1).propose(context())
+    assert "HTTP 401: " + "x" * 292 + "[redac" in str(stop.value) and KEY[:5] not in str(stop.value)
