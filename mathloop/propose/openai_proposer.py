@@ -251,7 +251,9 @@ class OpenAIProposer:
                 claims["extra_keys"] = extra
         if claims:
             meta["claims"] = claims
-        if self.polish_seed is not None:
+        if self.polish_seed is not None and ctx.deadline is not None and time.monotonic() >= ctx.deadline:
+            meta["polish"] = "skipped: session time limit reached"
+        elif self.polish_seed is not None:
             payload = self._polish(payload, seq, meta)
         meta["seen_before"] = payload_sha(payload) in ctx.seen
         return Proposal(payload, self.name, meta)
