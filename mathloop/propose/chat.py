@@ -9,9 +9,11 @@ own deadline) and each reply body is capped in size (see `transport`).
 
 from __future__ import annotations
 
+import ipaddress
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
+from urllib.parse import urlsplit
 
 import openai
 
@@ -109,6 +111,31 @@ def _transport_reason(e: openai.APIConnectionError) -> str:
     if isinstance(cause, (ReplyTooLarge, UndecodableReply)):
         return f"reply refused: {cause}"
     return f"connection error: {cause or e}"
+
+
+def check_base_url(url: str) -> str:
+    """Return the endpoint URL unchanged if it is a usable http(s) URL.
+
+    >>> check_base_url("http://127.0.0.1:8001/v1")
+    'http://127.0.0.1:8001/v1'
+
+    Raises:
+        ValueError: "base_url: <reason>" (the CLI shows it as a bad parameter).
+    """
+    try:
+        parts = urlsplit(url)
+        port = parts.port  # raises on a malformed port
+    except ValueError as e:
+        raise ValueError(f"base_url: {e}") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"base_url: expected http(s)://HOST[:PORT]/PATH, got {url!r}")
+    if all(c.isdigit() or c == "." for c in parts.hostname):
+        try:
+            ipaddress.ip_address(parts.hostname)
+        except ValueError:
+            raise ValueError(f"base_url: invalid IPv4 address {parts.hostname!r}") from None
+    del port
+    return url
 
 
 class ChatEndpoint:

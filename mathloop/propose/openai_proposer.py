@@ -9,17 +9,15 @@ StopSession when the token budget is spent or the endpoint gave nothing usable f
 
 from __future__ import annotations
 
-import ipaddress
 import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
-from urllib.parse import urlsplit
 
 from mathloop.propose.base import Context, Proposal, StopSession, payload_sha
-from mathloop.propose.chat import ChatEndpoint, ChatReply, RequestFailed, RetryPolicy
+from mathloop.propose.chat import ChatEndpoint, ChatReply, RequestFailed, RetryPolicy, check_base_url
 from mathloop.propose.extract import MAX_REPLY_CHARS, NotJSON, extract_json
 from mathloop.propose.prompt import build_messages
 from mathloop.propose.redact import Redactor
@@ -277,31 +275,6 @@ class OpenAIProposer:
         meta["polish"] = "polished"
         meta["polished_payload"] = polished
         return polished
-
-
-def check_base_url(url: str) -> str:
-    """Return the endpoint URL unchanged if it is a usable http(s) URL.
-
-    >>> check_base_url("http://127.0.0.1:8001/v1")
-    'http://127.0.0.1:8001/v1'
-
-    Raises:
-        ValueError: "base_url: <reason>" (the CLI shows it as a bad parameter).
-    """
-    try:
-        parts = urlsplit(url)
-        port = parts.port  # raises on a malformed port
-    except ValueError as e:
-        raise ValueError(f"base_url: {e}") from None
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError(f"base_url: expected http(s)://HOST[:PORT]/PATH, got {url!r}")
-    if all(c.isdigit() or c == "." for c in parts.hostname):
-        try:
-            ipaddress.ip_address(parts.hostname)
-        except ValueError:
-            raise ValueError(f"base_url: invalid IPv4 address {parts.hostname!r}") from None
-    del port
-    return url
 
 
 def build_openai_proposer(contract: Any, target: Any, options: OpenAIOptions, *, polish_seed: int | None = None,

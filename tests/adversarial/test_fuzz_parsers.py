@@ -343,7 +343,7 @@ def _check_exit(name: str, filename: str, data: bytes) -> int:
 _MANIFEST_FIX = pytest.mark.xfail(raises=AttributeError, strict=False, reason="cli/check.py manifest entries (integrity)")
 
 
-@tiers(MANIFEST, examples=25)
+@tiers(MANIFEST, examples=12)
 def _a_fuzzed_manifest_is_refused_with_an_exit_code(manifest: dict) -> None:
     assert _check_exit("critical-line-zeros", "manifest.json", json.dumps(manifest).encode()) in (1, 2)
 
@@ -353,7 +353,7 @@ test_a_fuzzed_manifest_is_refused_with_an_exit_code, test_a_fuzzed_manifest_is_r
 
 
 @tiers(st.tuples(st.sampled_from(CONTRACTS), st.one_of(st.binary(max_size=60),
-                                                       JSON.map(lambda v: json.dumps(v).encode()))), examples=25)
+                                                       JSON.map(lambda v: json.dumps(v).encode()))), examples=15)
 def _a_fuzzed_candidate_file_is_refused_with_an_exit_code(case: tuple[str, bytes]) -> None:
     name, data = case
     assert _check_exit(name, "candidate.json", data) in (1, 2)

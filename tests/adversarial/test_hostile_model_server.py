@@ -19,7 +19,7 @@ from mathloop.propose.base import StopSession
 from tests.support.hostile_server import HostileServer, Seen, Wire, completion_body, gzip_bomb, head, reply, send_json
 from tests.unit.test_openai_proposer import GOOD, context, proposer
 
-TIMEOUT = 1.0
+TIMEOUT = 0.6
 MARGIN = 1.5  # seconds past the request timeout that a case may take (thread and socket scheduling)
 
 

@@ -19,7 +19,7 @@ import pytest
 
 from mathloop.propose.base import StopSession
 from mathloop.propose.redact import Redactor
-from tests.integration.cli import mathloop
+from tests.integration.cli import invoke, mathloop
 from tests.support.hostile_server import HostileServer, Seen, Wire, completion_body, head, send_json
 from tests.unit.test_openai_proposer import GOOD, context, proposer
 
@@ -149,12 +149,12 @@ def test_a_cli_session_against_an_echoing_server_leaves_no_trace_of_the_key(tmp_
     assert run.returncode == 0, run.stdout + run.stderr
     assert "proposer stopped" in run.stdout and "HTTP 401" in run.stdout
     records = tmp_path / "records.jsonl"
-    export = mathloop("export", "levinson-conrey", "--db", str(db), "--records", str(records))
-    status = mathloop("status", "levinson-conrey", "--db", str(db), "--json")
-    log = mathloop("log", "levinson-conrey", "--db", str(db), "--json")
-    assert export.returncode == status.returncode == log.returncode == 0, export.stderr + status.stderr + log.stderr
+    export = invoke("export", "levinson-conrey", "--db", str(db), "--records", str(records))
+    status = invoke("status", "levinson-conrey", "--db", str(db), "--json")
+    log = invoke("log", "levinson-conrey", "--db", str(db), "--json")
+    assert export.exit_code == status.exit_code == log.exit_code == 0, export.output + status.output + log.output
     texts = {"stdout": run.stdout, "stderr": run.stderr, "records": records.read_text(encoding="utf-8"),
-             "status": status.stdout, "log": log.stdout, "export-out": export.stdout + export.stderr}
+             "status": status.output, "log": log.output, "export-out": export.output}
     for f in tmp_path.glob("leak.db*"):  # the database, its WAL and shared memory
         texts[f.name] = f.read_bytes().decode("latin-1")
         texts[f.name + " (utf-8)"] = f.read_bytes().decode("utf-8", "replace")
