@@ -239,3 +239,14 @@ def test_a_gzip_reply_within_the_cap_is_inflated_and_used():
     assert p.malformed is None and p.payload == GOOD
 
 
+
+
+@pytest.mark.parametrize("retry_after", ["inf", "nan", "-5", "1e309", "99999999999", "Wed, 21 Oct 2099 07:28:00 GMT",
+                                         "\u0661"], ids=["inf", "nan", "negative", "overflow", "huge", "http-date",
+                                                         "arabic-digit"])
+def test_a_hostile_retry_after_never_delays_past_the_backoff_cap(retry_after):
+    sleeps: list[float] = []
+    busy = lambda s, w: send_json(w, {"error": "busy"}, 429, "Too Many", {"Retry-After": retry_after})  # noqa: E731
+    with HostileServer([busy, reply(json.dumps(GOOD))]) as srv:
+        [p] = proposer(srv, sleeps=sleeps, backoff_s=0.01, backoff_max_s=0.05).propose(context())
+    assert p.payload == GOOD and len(sleeps) == 1 and 0 <= sleeps[0] <= 0.05, sleeps
