@@ -167,25 +167,34 @@ class Redactor:
 
     def guard_logs(self) -> None:
         """Redact the records of the HTTP stack's loggers (they quote status texts and headers)."""
-        if self._secret is None:
-            return
-        for name in _HTTP_LOGGERS:
-            logger = logging.getLogger(name)
-            if not any(isinstance(f, _LogRedaction) and f.redact is self for f in logger.filters):
-                logger.addFilter(_LogRedaction(self))
+        if self._secret is not None:
+            _LOG_FILTER.add(self)
 
 
 class _LogRedaction(logging.Filter):
-    """A logging filter that formats a record once and redacts the result."""
+    """One logging filter on the HTTP stack's loggers: formats a record once and redacts every known secret."""
 
-    def __init__(self, redact: Redactor) -> None:
+    def __init__(self) -> None:
         super().__init__()
-        self.redact = redact
+        self._redactors: dict[str, Redactor] = {}
+        self._installed = False
+
+    def add(self, redact: Redactor) -> None:
+        self._redactors.setdefault(redact._secret or "", redact)
+        if not self._installed:
+            for name in _HTTP_LOGGERS:
+                logging.getLogger(name).addFilter(self)
+            self._installed = True
 
     def filter(self, record: logging.LogRecord) -> bool:
         try:
             message = record.getMessage()
         except Exception:  # noqa: BLE001 - a record that cannot format is shown as its template
             message = str(record.msg)
-        record.msg, record.args = self.redact(message), None
+        for redact in list(self._redactors.values()):
+            message = redact(message)
+        record.msg, record.args = message, None
         return True
+
+
+_LOG_FILTER = _LogRedaction()
