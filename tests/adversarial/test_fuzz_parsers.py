@@ -367,3 +367,40 @@ def test_fraction_strings_near_the_int_limit_are_what_the_fuzzer_thinks():
     assert Fraction("7" * 4300) > 0  # inside the limit: parsers must bound digits themselves
     with pytest.raises(ValueError):
         Fraction("7" * 4301)
+
+
+# --- raw HTTP replies from a hostile server ------------------------------------------------------------
+
+_HTTP_HEADS = st.sampled_from([b"", b"HTTP/1.1 200 OK\r\n", b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n",
+                               b"HTTP/1.1 200 OK\r\nContent-Length: 40\r\n\r\n", b"HTTP/1.1 500 X\r\n\r\n",
+                               b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n",
+                               b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 30\r\n\r\n"])
+RAW_HTTP = st.tuples(_HTTP_HEADS, st.one_of(st.binary(max_size=120),
+                                            JSON.map(lambda v: json.dumps({"choices": [{"message": v}]}).encode())))
+
+
+@tiers(RAW_HTTP, examples=15)
+def _any_raw_http_reply_is_a_proposal_or_a_stop_within_the_deadline(case: tuple[bytes, bytes]) -> None:
+    import time
+
+    from mathloop.propose.base import StopSession
+    from tests.support.hostile_server import HostileServer
+    from tests.unit.test_openai_proposer import proposer
+
+    def behaviour(seen: Any, wire: Any) -> None:
+        wire.send(case[0] + case[1])
+        wire.close()
+
+    with HostileServer([], default=behaviour) as srv:
+        t0 = time.monotonic()
+        try:
+            props = proposer(srv, request_timeout=0.4, max_retries=0, max_consecutive_failures=1).propose(_ctx(1))
+            json.dumps([[p.payload, dict(p.meta)] for p in props], default=str, ensure_ascii=False).encode("utf-8")
+        except StopSession:
+            pass
+        assert time.monotonic() - t0 < 2.0
+
+
+test_any_raw_http_reply_is_a_proposal_or_a_stop_within_the_deadline, \
+    test_any_raw_http_reply_is_a_proposal_or_a_stop_within_the_deadline_deep = \
+    _any_raw_http_reply_is_a_proposal_or_a_stop_within_the_deadline
