@@ -99,6 +99,7 @@ class ProposerStats:
     prompt_tokens: int
     completion_tokens: int
     response_format_mode: str
+    last_failure: str | None = None  # the reason of the last request without a usable reply (redacted)
 
 
 class OpenAIProposer:
@@ -114,6 +115,7 @@ class OpenAIProposer:
         self._prompt_tokens = self._completion_tokens = 0
         self._requests = self._replies = self._failed = 0
         self._issued = 0
+        self._last_failure: str | None = None
         self._consecutive_failures = 0
         self._rejections_shown = options.rejections_in_prompt  # halved when the prompt overflows the context
 
@@ -129,7 +131,7 @@ class OpenAIProposer:
         """Return the session's counters so far."""
         with self._lock:
             return ProposerStats(self._requests, self._replies, self._failed, self._prompt_tokens,
-                                 self._completion_tokens, self.endpoint.formats.mode)
+                                 self._completion_tokens, self.endpoint.formats.mode, self._last_failure)
 
     def _budget_spent(self) -> bool:
         total = self.options.max_tokens_total
@@ -193,6 +195,7 @@ class OpenAIProposer:
         except RequestFailed as e:
             with self._lock:
                 self._failed += 1
+                self._last_failure = str(e)
             return e
         with self._lock:
             self._replies += 1

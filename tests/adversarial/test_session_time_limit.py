@@ -76,6 +76,7 @@ def _assert_clean_stop(behaviour, tmp_path: Path, *extra: str) -> float:
     overrun = ended - (started + LIMIT_S)
     assert res.returncode == 0, res.stdout + res.stderr
     assert "time limit" in res.stdout and "commits" in res.stdout  # the summary table was printed
+    assert "last_failure" in res.stdout  # ... and why the server gave nothing usable
     assert overrun < MAX_OVERRUN_S, f"ran {overrun:.2f}s past --time-limit"
     audit = mathloop("audit", "levinson-conrey", "--db", str(db))
     assert audit.returncode == 0, audit.stdout + audit.stderr
