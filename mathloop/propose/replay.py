@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import BinaryIO
 
-from mathloop.propose.base import Context, Proposal
+from mathloop.propose.base import Context, Proposal, Proposer
 from mathloop.propose.extract import loads_strict
 from mathloop.propose.redact import storable_value
 
@@ -25,7 +25,7 @@ class ReplayFileError(ValueError):
     """The replay file cannot be read at all; str() is "replay file PATH: reason"."""
 
 
-class ReplayProposer:
+class ReplayProposer(Proposer):
     """Replays `FILE.jsonl`: each line is a payload object, or {"payload": ..., "meta": {...}}."""
 
     def __init__(self, path: Path) -> None:
