@@ -338,18 +338,13 @@ def _check_exit(name: str, filename: str, data: bytes) -> int:
     return res.exit_code
 
 
-# A manifest entry that is not an object raised AttributeError in `check` (issue 14 item 7, the integrity
-# helper's module); the xfail goes after the sync that brings the fix.
-_MANIFEST_FIX = pytest.mark.xfail(raises=AttributeError, strict=False, reason="cli/check.py manifest entries (integrity)")
-
-
 @tiers(MANIFEST, examples=12)
 def _a_fuzzed_manifest_is_refused_with_an_exit_code(manifest: dict) -> None:
     assert _check_exit("critical-line-zeros", "manifest.json", json.dumps(manifest).encode()) in (1, 2)
 
 
 test_a_fuzzed_manifest_is_refused_with_an_exit_code, test_a_fuzzed_manifest_is_refused_with_an_exit_code_deep = \
-    map(_MANIFEST_FIX, _a_fuzzed_manifest_is_refused_with_an_exit_code)
+    _a_fuzzed_manifest_is_refused_with_an_exit_code
 
 
 @tiers(st.tuples(st.sampled_from(CONTRACTS), st.one_of(st.binary(max_size=60),
