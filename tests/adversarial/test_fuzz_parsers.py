@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import tempfile
+from datetime import timedelta
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable
@@ -42,8 +43,12 @@ except ImportError:
 CONTRACTS = ("levinson-conrey", "levinson", "pair-correlation", "pair-correlation-rh", "critical-line-zeros")
 _HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much,
            HealthCheck.function_scoped_fixture]
-FAST = settings(max_examples=30, deadline=None, derandomize=True, database=None, suppress_health_check=_HEALTH)
-DEEP = settings(max_examples=600, deadline=None, suppress_health_check=_HEALTH)
+# A generous per-example deadline (the machine is shared; a slow example is not a bug, a hang is), and a
+# wall-clock bound per test (pytest-timeout) so that a parser that hangs fails instead of stalling CI.
+FAST = settings(max_examples=30, deadline=timedelta(seconds=5), derandomize=True, database=None,
+                suppress_health_check=_HEALTH)
+DEEP = settings(max_examples=600, deadline=timedelta(seconds=10), suppress_health_check=_HEALTH)
+pytestmark = pytest.mark.timeout(900)
 
 
 def tiers(strategy: Any, examples: int | None = None) -> Callable:
