@@ -15,7 +15,7 @@ from mathloop.cli.common import (TARGET_HELP, bounds_text, console, contract_lin
                                  hypotheses_line, open_contract, open_repo)
 from mathloop.contract import Contract
 from mathloop.lean.worker import LeanWorker
-from mathloop.propose.replay import ReplayProposer
+from mathloop.propose.replay import ReplayFileError, ReplayProposer
 from mathloop.search.loop import SeedRefused, Session, SessionLimits, SessionSummary
 from mathloop.search.runner import ProcessRunner
 from mathloop.targets import build_target
@@ -27,7 +27,10 @@ def _proposer(spec: str, contract: Contract, target, seed: int, model_opts: dict
         path = Path(spec.removeprefix("replay:"))
         if not path.is_file():
             raise typer.BadParameter(f"replay file {path} does not exist", param_hint="--proposer")
-        return ReplayProposer(path)
+        try:
+            return ReplayProposer(path)
+        except ReplayFileError as e:  # unreadable as a whole: the user's error (bad lines are `malformed`)
+            raise typer.BadParameter(str(e), param_hint="--proposer") from None
     if spec in ("openai", "openai+local"):
         if not model_opts.get("model"):
             raise typer.BadParameter("--model is required with --proposer openai", param_hint="--model")
@@ -72,7 +75,7 @@ def run(
     temperature: Optional[float] = typer.Option(None, "--temperature", min=0.0, max=2.0),
     max_tokens: Optional[int] = typer.Option(None, "--max-tokens", min=16, help="Completion tokens per request."),
     concurrency: Optional[int] = typer.Option(None, "--concurrency", min=1, max=64, help="Parallel requests."),
-    request_timeout: Optional[float] = typer.Option(None, "--request-timeout", min=0.1, help="Seconds per request."),
+    request_timeout: Optional[float] = typer.Option(None, "--request-timeout", min=0.1, help="Wall-clock seconds per request, whole reply included."),
     max_tokens_total: Optional[int] = typer.Option(None, "--max-tokens-total", min=1, help="Token budget of the session."),
     lean: bool = typer.Option(True, "--lean/--no-lean", help="Lean-check each commit in the background and wait for it "
                               "before exiting (--no-lean: commits stay pending)."),
