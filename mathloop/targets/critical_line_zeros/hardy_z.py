@@ -85,6 +85,25 @@ def ball_strings(x: arb, digits: int = 20) -> tuple[str, str]:
         d *= 2
 
 
+def float_ball_strings(value: float, bound: float) -> tuple[str, str] | None:
+    """Return (mid, rad) decimal strings enclosing [value - bound, value + bound], or None if they would show 0.
+
+    The midpoint keeps 6 significant digits (so the text does not depend on the last bits of a
+    float sum) and the radius absorbs the rounding, rounded up to 3 digits.
+
+    >>> float_ball_strings(0.123456789, 1e-5)
+    ('0.123457', '0.0000113')
+    """
+    with decimal.localcontext(prec=6, rounding=decimal.ROUND_HALF_EVEN):
+        mid_d = +decimal.Decimal(value)
+    slack = Fraction(bound) + abs(Fraction(value) - Fraction(mid_d))
+    with decimal.localcontext(prec=3, rounding=decimal.ROUND_CEILING):
+        rad_d = decimal.Decimal(slack.numerator) / decimal.Decimal(slack.denominator)
+    if abs(Fraction(mid_d)) <= Fraction(rad_d):
+        return None
+    return _plain(mid_d), _plain(rad_d)
+
+
 def _exact(v: arb) -> Fraction:
     man, exp = v.man_exp()
     return Fraction(int(man)) * (Fraction(2) ** int(exp))

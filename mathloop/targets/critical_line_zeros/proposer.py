@@ -55,7 +55,12 @@ class LocalProposer:
         chunks: list[dict[str, Any]] = []
         for ci in range(len(nominal)):
             mine = [pc for pc, o in zip(pieces, owner) if o == ci]
-            blocks = [blk for pc in mine for blk in pc["blocks"]]
+            blocks, end = [], mine[0]["start"]
+            for pc in mine:
+                if pc["start"] != end:
+                    break  # a merged block ran past the next piece's start: stop the chunk here
+                blocks += pc["blocks"]
+                end = pc["end"]
             if blocks:
                 chunks.append({"start": mine[0]["start"], "blocks": blocks})
         return chunks

@@ -19,6 +19,7 @@ from mathloop.targets.critical_line_zeros.gram import expected_sign, gram_mid_fl
 from mathloop.targets.critical_line_zeros.hardy_z import definite
 
 DENSITIES = (4, 16, 64, 256, 1024)
+MAX_MERGE = 3  # Gram blocks appended to a block whose sign changes fall short
 
 
 def point_text(t: float) -> str:
@@ -32,9 +33,14 @@ def point_text(t: float) -> str:
 
 def sample_block(j: int, k: int, gram: dict[int, int], boost: int = 0) -> list[str]:
     """Return rational points (strings) that should show k - j sign changes in [g_j, g_k)."""
+    return sample_block_found(j, k, gram, boost)[0]
+
+
+def sample_block_found(j: int, k: int, gram: dict[int, int], boost: int = 0) -> tuple[list[str], bool]:
+    """Return (points, whether the k - j sign changes were found) for [g_j, g_k)."""
     need = k - j
     if need == 1:
-        return []  # good ends of opposite parity already give the one sign change
+        return [], True  # good ends of opposite parity already give the one sign change
     gs = [gram_mid_float(m) for m in range(j, k + 1)]
     known: dict[str, tuple[float, float]] = {}
     for m in DENSITIES[: 3 + boost] if boost <= 2 else DENSITIES + tuple(1024 * 4**i for i in range(1, boost - 1)):
@@ -50,7 +56,7 @@ def sample_block(j: int, k: int, gram: dict[int, int], boost: int = 0) -> list[s
         runs = _runs(j, k, gs, gram, known)
         if len(runs) - 1 >= need:
             break
-    return sorted((r[1] for r in runs if r[1] is not None), key=lambda s: Fraction(s))
+    return sorted((r[1] for r in runs if r[1] is not None), key=lambda s: Fraction(s)), len(runs) - 1 >= need
 
 
 def _runs(j: int, k: int, gs: list[float], gram: dict[int, int], known: dict[str, tuple[float, float]]) -> list[tuple[int, str | None]]:
@@ -107,6 +113,18 @@ def build_piece(job: tuple[int, int, bool, int, tuple[int, ...]]) -> dict[str, A
         k = j + 1
         while not good(k):
             k += 1
-        blocks.append({"end": k, "points": sample_block(j, k, gram, boost)})
+        points, found = sample_block_found(j, k, gram, boost)
+        if not found:  # a Rosser-rule violation (or a pair too close to see): count a union of blocks
+            for _ in range(MAX_MERGE):
+                k += 1
+                while not good(k):
+                    k += 1
+                points, found = sample_block_found(j, k, gram, boost)
+                if found:
+                    break
+            blocks.append({"end": k, "points": points, "merged": True})
+            j = k
+            continue
+        blocks.append({"end": k, "points": points})
         j = k
     return {"start": start, "end": j, "blocks": blocks}

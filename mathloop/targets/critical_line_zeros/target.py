@@ -16,7 +16,8 @@ from mathloop.targets.critical_line_zeros.hardy_z import arb_of, definite, theta
 from mathloop.targets.critical_line_zeros.proposer import LocalProposer
 from mathloop.targets.critical_line_zeros.settings import Settings, read_settings
 from mathloop.targets.critical_line_zeros.turing import Closure, close, s_bound_holds
-from mathloop.targets.critical_line_zeros.verify import ChunkOutcome, verify_chunk
+from mathloop.targets.critical_line_zeros import rs_rigorous
+from mathloop.targets.critical_line_zeros.verify import FAST_PREC, ChunkOutcome, verify_chunk
 
 _CHECKERS = ("blocks", "turing", "height", "count")
 
@@ -25,7 +26,7 @@ class CriticalLineZeros(Target):
     """Every zero of zeta with 0 < t <= T is on the critical line, T pushed up chunk by chunk."""
 
     name: ClassVar[str] = "critical-line-zeros"
-    version: ClassVar[str] = "1"
+    version: ClassVar[str] = "2"
     checks: ClassVar[Mapping[str, Trust]] = {c: Trust.RIGOROUS for c in _CHECKERS}
 
     def __init__(self, contract: Contract) -> None:
@@ -129,6 +130,10 @@ class CriticalLineZeros(Target):
             "crosscheck": {"tool": "mpmath.siegelz", "dps": p.crosscheck_dps, "stride": p.crosscheck_stride, "compared": out.crosschecked},
             "python_flint": flint.__version__,
         }
+        if p.fast_z:
+            decided, fell_back = out.fast
+            precision["fast_z"] = {"method": "riemann-siegel float64, proved bound (rs_rigorous)", "gabcke_c0": "0.127",
+                                   "min_t": rs_rigorous.RS_MIN_T, "prec_marker": FAST_PREC, "decided": decided, "fell_back_to_arb": fell_back}
         return Evidence(self.name, self.version, results, bounds, state, artifacts, precision)
 
     @staticmethod

@@ -1,6 +1,8 @@
 """Verify one chunk of Gram blocks against the prefix it extends; rigorous Arb evaluation only.
 
-For each block [g_j, g_k): g_j and g_k are good, g_{j+1..k-1} are bad (so it is a Gram block),
+For each block [g_j, g_k): g_j and g_k are good, g_{j+1..k-1} are bad (so it is a Gram block; a
+block marked `merged` is a union of consecutive Gram blocks and may contain good points: Rosser-rule
+violations are handled by counting the union, and the Turing window restarts after it),
 every rational point lies in (g_j, g_k) (checked against rational bounds of the Gram points),
 every sign of Z is certified, and the sign changes along g_j, points..., g_k number exactly
 k - j (Rosser's rule; fewer is a refutation naming the block, more is a Rosser-rule violation
@@ -10,13 +12,14 @@ this checker does not handle and also refuses).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
-from mathloop.targets.critical_line_zeros import pool
+from mathloop.targets.critical_line_zeros import pool, rs_rigorous
 from mathloop.targets.critical_line_zeros.certificate import TAIL, Chunk, Prefix
 from mathloop.targets.critical_line_zeros.crosscheck import crosscheck
 from mathloop.targets.critical_line_zeros.gram import expected_sign, gram_ceil, gram_floor
-from mathloop.targets.critical_line_zeros.hardy_z import SignedBall, evaluate_specs
+from mathloop.targets.critical_line_zeros.hardy_z import SignedBall, evaluate_specs, float_ball_strings
 
 _PARALLEL_MIN_SPECS = 96  # below this, process start-up costs more than it saves
 
@@ -32,6 +35,8 @@ class CheckParams:
             chunk's first rational point).
         crosscheck_dps: mpmath precision of the cross-check.
         workers: processes for big chunks (0 = all cores); never changes the evidence.
+        fast_z: decide signs first by the rigorous float Riemann-Siegel path (rs_rigorous), Arb
+            only where it leaves a sign undecided (recorded with precision 53).
     """
 
     ladder: tuple[int, ...]
@@ -39,6 +44,7 @@ class CheckParams:
     crosscheck_stride: int
     crosscheck_dps: int
     workers: int
+    fast_z: bool = False
 
 
 @dataclass(frozen=True)
@@ -49,6 +55,7 @@ class ChunkOutcome:
     reason: str | None = None
     artifact: dict[str, Any] = field(default_factory=dict)
     crosschecked: int = 0
+    fast: tuple[int, int] = (0, 0)  # (signs decided by the fast path, points that fell back to Arb)
 
 
 def _label(kind: str, text: str) -> str:
@@ -59,7 +66,27 @@ def _sign_char(s: int) -> str:
     return {1: "+", -1: "-", 0: "?"}[s]
 
 
-def _evaluate(specs: list[tuple[str, str]], params: CheckParams) -> list[SignedBall]:
+FAST_PREC = 53  # the `prec` recorded for a sign decided by the float64 Riemann-Siegel path
+
+
+def _evaluate(specs: list[tuple[str, str]], params: CheckParams) -> tuple[list[SignedBall], tuple[int, int]]:
+    """Return the certified ball at each spec and (fast-decided, fallen back) counts."""
+    if not params.fast_z:
+        return _evaluate_arb(specs, params), (0, 0)
+    points = [rs_rigorous.gram_point(int(v)) if k == "g" else rs_rigorous.Point(Fraction(v)) for k, v in specs]
+    out: list[SignedBall | None] = [None] * len(specs)
+    for i, e in enumerate(rs_rigorous.enclose(points)):
+        strings = float_ball_strings(e.value, e.bound) if e is not None and e.sign else None
+        if strings:
+            out[i] = SignedBall(e.sign, strings[0], strings[1], FAST_PREC)
+    rest = [i for i, b in enumerate(out) if b is None]
+    for i, b in zip(rest, _evaluate_arb([specs[i] for i in rest], params)):
+        out[i] = b
+    eligible = sum(1 for p in points if p.t >= rs_rigorous.RS_MIN_T)
+    return out, (len(specs) - len(rest), eligible - (len(specs) - len(rest)))
+
+
+def _evaluate_arb(specs: list[tuple[str, str]], params: CheckParams) -> list[SignedBall]:
     workers = params.workers or pool.default_workers()
     if len(specs) < _PARALLEL_MIN_SPECS or workers <= 1:
         return evaluate_specs(specs, params.ladder)
@@ -93,7 +120,7 @@ def verify_chunk(chunk: Chunk, prefix: Prefix, params: CheckParams) -> ChunkOutc
         j = blk.end
     gram_specs = [("g", str(m)) for m in range(chunk.start, chunk.end + 1)]
     point_specs = [("q", t) for blk in chunk.blocks for t in blk.texts]
-    balls = _evaluate(gram_specs + point_specs, params)
+    balls, fast = _evaluate(gram_specs + point_specs, params)
     gram = dict(zip(range(chunk.start, chunk.end + 1), balls[: len(gram_specs)]))
     point_balls = iter(balls[len(gram_specs) :])
 
@@ -108,7 +135,7 @@ def verify_chunk(chunk: Chunk, prefix: Prefix, params: CheckParams) -> ChunkOutc
             if gram[m].sign != expected_sign(m):
                 return ChunkOutcome(prefix, f"{name}: {role} g_{m} is a bad Gram point (Z(g_{m}) has sign {_sign_char(gram[m].sign)}); a Gram block ends at good Gram points")
         for m in range(j + 1, k):
-            if gram[m].sign == expected_sign(m):
+            if gram[m].sign == expected_sign(m) and not blk.merged:
                 return ChunkOutcome(prefix, f"{name}: g_{m} is a good Gram point inside the block; split the block there")
         point_sign, pts_art = {}, []
         for text in blk.texts:
@@ -124,17 +151,21 @@ def verify_chunk(chunk: Chunk, prefix: Prefix, params: CheckParams) -> ChunkOutc
             return ChunkOutcome(prefix, f"{name}: found {changes} sign change{'s' if changes != 1 else ''}, need {need}")
         if changes > need:
             return ChunkOutcome(prefix, f"{name}: found {changes} sign changes, need exactly {need} (a Rosser-rule violation; not supported by this checker)")
-        bad_here = list(range(j + 1, k))
+        bad_here = [m for m in range(j + 1, k) if gram[m].sign != expected_sign(m)]
         bad_points += len(bad_here)
         if bad_here and first_bad is None:
             first_bad = bad_here[0]
         longest = max(longest, need)
-        blocks_art.append({"block": b0 + i, "start": j, "end": k, "sign_changes": changes, "points": pts_art})
+        blocks_art.append({"block": b0 + i, "start": j, "end": k, "sign_changes": changes, "points": pts_art}
+                          | ({"merged": True} if blk.merged else {}))
         j = k
 
     checked = crosscheck(_crosscheck_subset(chunk, gram, blocks_art, params), params.crosscheck_dps)
-    boundaries = [chunk.start] + [b.end for b in chunk.blocks]
-    tail = tuple((list(prefix.tail) + boundaries[1:])[-(TAIL + 1) :])
+    tail_list = list(prefix.tail)
+    for b in chunk.blocks:
+        # Turing's window must consist of genuine Gram blocks: it restarts after a merged block.
+        tail_list = [b.end] if b.merged else (tail_list + [b.end])[-(TAIL + 1) :]
+    tail = tuple(tail_list)
     new = Prefix(
         last_gram_index=chunk.end,
         blocks_verified=prefix.blocks_verified + len(chunk.blocks),
@@ -149,7 +180,7 @@ def verify_chunk(chunk: Chunk, prefix: Prefix, params: CheckParams) -> ChunkOutc
         "blocks": blocks_art,
         "gram": [[m, b.mid, b.rad, b.prec] for m, b in sorted(gram.items())],
     }
-    return ChunkOutcome(new, None, artifact, checked)
+    return ChunkOutcome(new, None, artifact, checked, fast)
 
 
 def _merge(j: int, k: int, blk, digits: int) -> tuple[list[tuple[str, int | str]], str | None]:
