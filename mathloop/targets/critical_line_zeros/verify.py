@@ -17,7 +17,7 @@ from typing import Any
 
 from mathloop.targets.critical_line_zeros import pool, rs_rigorous
 from mathloop.targets.critical_line_zeros.certificate import TAIL, Chunk, Prefix
-from mathloop.targets.critical_line_zeros.crosscheck import crosscheck
+from mathloop.targets.critical_line_zeros.crosscheck import FAST_PREC, crosscheck
 from mathloop.targets.critical_line_zeros.gram import expected_sign, gram_ceil, gram_floor
 from mathloop.targets.critical_line_zeros.hardy_z import SignedBall, evaluate_specs, float_ball_strings
 
@@ -65,8 +65,6 @@ def _label(kind: str, text: str) -> str:
 def _sign_char(s: int) -> str:
     return {1: "+", -1: "-", 0: "?"}[s]
 
-
-FAST_PREC = 53  # the `prec` recorded for a sign decided by the float64 Riemann-Siegel path
 
 
 def _evaluate(specs: list[tuple[str, str]], params: CheckParams) -> tuple[list[SignedBall], tuple[int, int]]:
