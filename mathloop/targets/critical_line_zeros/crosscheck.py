@@ -14,9 +14,7 @@ import mpmath
 
 from mathloop.targets.base import CheckerCrash
 from mathloop.targets.critical_line_zeros.gram import gram_ball
-from mathloop.targets.critical_line_zeros.hardy_z import SignedBall, definite
-
-FAST_PREC = 53  # the precision recorded for a sign decided by the float64 Riemann-Siegel path
+from mathloop.targets.critical_line_zeros.hardy_z import FAST_PREC, SignedBall, definite
 
 
 def _point(kind: str, text: str, dps: int) -> mpmath.mpf:

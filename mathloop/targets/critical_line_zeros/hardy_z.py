@@ -150,6 +150,31 @@ def evaluate_specs(specs: Sequence[tuple[str, str]], ladder: Sequence[int]) -> l
     return out
 
 
+FAST_PREC = 53  # the `prec` recorded for a sign decided by the float64 Riemann-Siegel path
+
+
+def evaluate_specs_fast(specs: Sequence[tuple[str, str]], ladder: Sequence[int]) -> tuple[list[SignedBall], tuple[int, int]]:
+    """Return the certified balls at the specs, the rigorous float path first, Arb where it leaves a sign open.
+
+    Also returns (signs decided by the fast path, points at t >= RS_MIN_T that fell back to Arb).
+    Top-level and picklable: worker processes run it.
+    """
+    from mathloop.targets.critical_line_zeros import rs_rigorous
+
+    points = [rs_rigorous.gram_point(int(v)) if k == "g" else rs_rigorous.Point(Fraction(v)) for k, v in specs]
+    out: list[SignedBall] = []
+    decided = fell_back = 0
+    for (kind, text), p, e in zip(specs, points, rs_rigorous.enclose(points)):
+        strings = float_ball_strings(e.value, e.bound) if e is not None and e.sign else None
+        if strings:
+            out.append(SignedBall(e.sign, strings[0], strings[1], FAST_PREC))
+            decided += 1
+            continue
+        fell_back += p.t >= rs_rigorous.RS_MIN_T
+        out.append(definite(kind, int(text) if kind == "g" else Fraction(text), ladder))
+    return out, (decided, fell_back)
+
+
 def z_float(t: Fraction) -> float:
     """Return a fast non-rigorous value of Z(t) (the midpoint at 64 bits); for proposing only."""
     return float(z_ball_rational(t, 64).mid())

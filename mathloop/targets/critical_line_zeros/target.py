@@ -12,12 +12,12 @@ from mathloop.domain import Evidence, Kind, ObligationResult, Trust, Verdict, de
 from mathloop.targets.base import CheckerCrash, Malformed, Target
 from mathloop.targets.critical_line_zeros.certificate import CERTIFICATE_FORMAT, Chunk, Prefix, parse_chunk, parse_prefix
 from mathloop.targets.critical_line_zeros.gram import expected_sign, gram_decimal, gram_floor
-from mathloop.targets.critical_line_zeros.hardy_z import arb_of, definite, theta
+from mathloop.targets.critical_line_zeros import rs_rigorous
+from mathloop.targets.critical_line_zeros.hardy_z import FAST_PREC, arb_of, definite, theta
 from mathloop.targets.critical_line_zeros.proposer import LocalProposer
 from mathloop.targets.critical_line_zeros.settings import Settings, read_settings
 from mathloop.targets.critical_line_zeros.turing import Closure, close, s_bound_holds
-from mathloop.targets.critical_line_zeros import rs_rigorous
-from mathloop.targets.critical_line_zeros.verify import FAST_PREC, ChunkOutcome, verify_chunk
+from mathloop.targets.critical_line_zeros.verify import ChunkOutcome, verify_chunk
 
 _CHECKERS = ("blocks", "turing", "height", "count")
 

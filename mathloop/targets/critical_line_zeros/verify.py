@@ -12,14 +12,13 @@ this checker does not handle and also refuses).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
-from mathloop.targets.critical_line_zeros import pool, rs_rigorous
+from mathloop.targets.critical_line_zeros import pool
 from mathloop.targets.critical_line_zeros.certificate import TAIL, Chunk, Prefix
-from mathloop.targets.critical_line_zeros.crosscheck import FAST_PREC, crosscheck
-from mathloop.targets.critical_line_zeros.gram import expected_sign, gram_ceil, gram_floor
-from mathloop.targets.critical_line_zeros.hardy_z import SignedBall, evaluate_specs, float_ball_strings
+from mathloop.targets.critical_line_zeros.crosscheck import crosscheck
+from mathloop.targets.critical_line_zeros.gram import expected_sign, gram_bounds
+from mathloop.targets.critical_line_zeros.hardy_z import SignedBall, evaluate_specs, evaluate_specs_fast
 
 _PARALLEL_MIN_SPECS = 96  # below this, process start-up costs more than it saves
 
@@ -71,17 +70,17 @@ def _evaluate(specs: list[tuple[str, str]], params: CheckParams) -> tuple[list[S
     """Return the certified ball at each spec and (fast-decided, fallen back) counts."""
     if not params.fast_z:
         return _evaluate_arb(specs, params), (0, 0)
-    points = [rs_rigorous.gram_point(int(v)) if k == "g" else rs_rigorous.Point(Fraction(v)) for k, v in specs]
-    out: list[SignedBall | None] = [None] * len(specs)
-    for i, e in enumerate(rs_rigorous.enclose(points)):
-        strings = float_ball_strings(e.value, e.bound) if e is not None and e.sign else None
-        if strings:
-            out[i] = SignedBall(e.sign, strings[0], strings[1], FAST_PREC)
-    rest = [i for i, b in enumerate(out) if b is None]
-    for i, b in zip(rest, _evaluate_arb([specs[i] for i in rest], params)):
-        out[i] = b
-    eligible = sum(1 for p in points if p.t >= rs_rigorous.RS_MIN_T)
-    return out, (len(specs) - len(rest), eligible - (len(specs) - len(rest)))
+    workers = params.workers or pool.default_workers()
+    if len(specs) < _PARALLEL_MIN_SPECS or workers <= 1:
+        return evaluate_specs_fast(specs, params.ladder)
+    slices = pool.split(specs, 2 * workers)
+    parts = pool.map_ordered(_fast_slice, [(s, params.ladder) for s in slices], workers)
+    return [b for part in parts for b in part[0]], (sum(p[1][0] for p in parts), sum(p[1][1] for p in parts))
+
+
+def _fast_slice(job: tuple[list[tuple[str, str]], tuple[int, ...]]) -> tuple[list[SignedBall], tuple[int, int]]:
+    specs, ladder = job
+    return evaluate_specs_fast(specs, ladder)
 
 
 def _evaluate_arb(specs: list[tuple[str, str]], params: CheckParams) -> list[SignedBall]:
@@ -118,9 +117,9 @@ def verify_chunk(chunk: Chunk, prefix: Prefix, params: CheckParams) -> ChunkOutc
         j = blk.end
     gram_specs = [("g", str(m)) for m in range(chunk.start, chunk.end + 1)]
     point_specs = [("q", t) for blk in chunk.blocks for t in blk.texts]
-    balls, fast = _evaluate(gram_specs + point_specs, params)
-    gram = dict(zip(range(chunk.start, chunk.end + 1), balls[: len(gram_specs)]))
-    point_balls = iter(balls[len(gram_specs) :])
+    balls_z, fast = _evaluate(gram_specs + point_specs, params)
+    gram = dict(zip(range(chunk.start, chunk.end + 1), balls_z[: len(gram_specs)]))
+    point_balls = iter(balls_z[len(gram_specs) :])
 
     blocks_art, bad_points, first_bad, longest = [], prefix.bad_gram_points, prefix.first_bad_gram, prefix.longest_block
     j = chunk.start
@@ -190,7 +189,7 @@ def _merge(j: int, k: int, blk, digits: int) -> tuple[list[tuple[str, int | str]
     seq: list[tuple[str, int | str]] = [("g", j)]
     if not blk.points:
         return seq + [("g", m) for m in range(j + 1, k + 1)], None
-    bounds = {m: (gram_floor(m, digits), gram_ceil(m, digits)) for m in range(j, k + 1)}
+    bounds = {m: gram_bounds(m, digits) for m in range(j, k + 1)}
     if not bounds[j][1] < blk.points[0] or not blk.points[-1] < bounds[k][0]:
         bad = blk.texts[0] if not bounds[j][1] < blk.points[0] else blk.texts[-1]
         return [], f"point {bad} is not certified inside the block"
