@@ -34,7 +34,7 @@ def _random_points(n: int, seed: int) -> list[Point]:
     while len(out) < n:
         base = int(10 ** rng.uniform(3, 7))
         for _ in range(min(50, n - len(out))):
-            out.append(Point(Fraction(base * 10**10 + rng.randrange(0, 200 * 10**10), 10**10)))
+            out.append(Point.of(Fraction(base * 10**10 + rng.randrange(0, 200 * 10**10), 10**10)))
     return out
 
 
@@ -65,7 +65,7 @@ def test_gram_points_use_theta_equal_to_m_pi():
 
 def test_lehmer_pair_near_7005_is_never_misjudged():
     # Zeros near 7005.0629 and 7005.1007: Z is below 0.004 in between.
-    pts = [Point(Fraction(70050629 + 3 * k, 10**4)) for k in range(0, 130)]
+    pts = [Point.of(Fraction(70050629 + 3 * k, 10**4)) for k in range(0, 130)]
     decided, _ = _check_against_arb(pts, _arb_refs(pts))
     assert decided > 0
 
@@ -79,11 +79,22 @@ def test_points_a_millionth_from_zeros_at_larger_heights_fall_back_or_are_right(
             mid = g.mid()
             man, exp = mid.man_exp()
             t = Fraction(int(man)) * Fraction(2) ** int(exp) + d
-            pts.append(Point(t))
+            pts.append(Point.of(t))
     decided, _ = _check_against_arb(pts, _arb_refs(pts))
     undecided = len(pts) - decided
     assert undecided >= 4  # next to a zero |Z| ~ 1e-6 is below the bound: the Arb path must decide
 
 
 def test_below_the_minimum_height_nothing_is_claimed():
-    assert enclose([Point(Fraction(999)), Point(Fraction(RS_MIN_T - 1, 1))]) == [None, None]
+    assert enclose([Point.of(Fraction(999)), Point.of("999.9999999999")]) == [None, None]
+
+
+def test_fast_gram_points_enclose_arbs_gram_points():
+    from mathloop.targets.critical_line_zeros.rs_gram import gram_points
+
+    ms = [1500, 150_000, 3_000_000, 21_100_000]
+    pts = gram_points([m + k for m in ms for k in range(3)])
+    with ctx.workprec(128):
+        for p in pts:
+            gap = abs(arb.gram_point(p.gram) - arb(p.num) / p.den)
+            assert gap < p.r_t < 1e-9

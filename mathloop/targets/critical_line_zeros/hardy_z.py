@@ -89,19 +89,20 @@ def float_ball_strings(value: float, bound: float) -> tuple[str, str] | None:
     """Return (mid, rad) decimal strings enclosing [value - bound, value + bound], or None if they would show 0.
 
     The midpoint keeps 6 significant digits (so the text does not depend on the last bits of a
-    float sum) and the radius absorbs the rounding, rounded up to 3 digits.
+    float sum). With m = float(mid) (|m - mid| <= u |m|), the slack (bound + |value - m| + u|m|)
+    is computed with a 4u relative margin and printed with 3 digits after scaling by 1.006 (a
+    3-digit rounding moves it by at most 0.5 %), so rad >= |Z - mid| whenever |Z - value| <= bound.
 
     >>> float_ball_strings(0.123456789, 1e-5)
-    ('0.123457', '0.0000113')
+    ('0.123457', '1.03e-05')
     """
-    with decimal.localcontext(prec=6, rounding=decimal.ROUND_HALF_EVEN):
-        mid_d = +decimal.Decimal(value)
-    slack = Fraction(bound) + abs(Fraction(value) - Fraction(mid_d))
-    with decimal.localcontext(prec=3, rounding=decimal.ROUND_CEILING):
-        rad_d = decimal.Decimal(slack.numerator) / decimal.Decimal(slack.denominator)
-    if abs(Fraction(mid_d)) <= Fraction(rad_d):
+    mid = f"{value:.6g}"
+    m = float(mid)
+    slack = (bound + abs(value - m) + 2**-52 * abs(m)) * (1 + 2**-50)
+    rad = f"{slack * 1.006:.3g}"
+    if abs(m) * (1 - 2**-50) <= float(rad) * (1 + 2**-50):
         return None
-    return _plain(mid_d), _plain(rad_d)
+    return mid, rad
 
 
 def _exact(v: arb) -> Fraction:
@@ -159,9 +160,10 @@ def evaluate_specs_fast(specs: Sequence[tuple[str, str]], ladder: Sequence[int])
     Also returns (signs decided by the fast path, points at t >= RS_MIN_T that fell back to Arb).
     Top-level and picklable: worker processes run it.
     """
-    from mathloop.targets.critical_line_zeros import rs_rigorous
+    from mathloop.targets.critical_line_zeros import rs_gram, rs_rigorous
 
-    points = [rs_rigorous.gram_point(int(v)) if k == "g" else rs_rigorous.Point(Fraction(v)) for k, v in specs]
+    grams = iter(rs_gram.gram_points([int(v) for k, v in specs if k == "g"]))
+    points = [next(grams) if k == "g" else rs_rigorous.Point.of(v) for k, v in specs]
     out: list[SignedBall] = []
     decided = fell_back = 0
     for (kind, text), p, e in zip(specs, points, rs_rigorous.enclose(points)):
@@ -170,7 +172,7 @@ def evaluate_specs_fast(specs: Sequence[tuple[str, str]], ladder: Sequence[int])
             out.append(SignedBall(e.sign, strings[0], strings[1], FAST_PREC))
             decided += 1
             continue
-        fell_back += p.t >= rs_rigorous.RS_MIN_T
+        fell_back += p.minus(0) >= rs_rigorous.RS_MIN_T
         out.append(definite(kind, int(text) if kind == "g" else Fraction(text), ladder))
     return out, (decided, fell_back)
 

@@ -89,6 +89,7 @@ import numpy as np
 from flint import arb, arb_series, ctx
 
 RS_MIN_T = 1000
+FIXED_P = 200  # bits of the fixed-point log n and 2 pi for the exact reduction of T0 log n
 GABCKE_C0 = 0.127
 U = 2.0**-53
 RMAX = 3.1416
@@ -133,6 +134,9 @@ class _Tables:
         self.log_balls: list[arb] = []
         self.r_log = 0.0
         self.r_w = 0.0
+        self.fixed_logs: list[int] = []
+        self.fixed_two_pi = 0
+        self.fixed_scale = 1.0
 
     def ensure(self, n_max: int) -> None:
         if n_max <= self.n:
@@ -150,6 +154,11 @@ class _Tables:
                 rw = max(rw, float(wb.rad()))
         self.n, self.log_balls = n_new, balls
         self.logs, self.weights = np.array(logs), np.array(ws)
+        with ctx.workprec(FIXED_P + 64):
+            scale = arb(2) ** FIXED_P
+            self.fixed_logs = [int((lb * scale).mid().floor().unique_fmpz()) for lb in (arb(n).log() for n in range(1, n_new + 1))]
+            self.fixed_two_pi = int((2 * arb.pi() * scale).mid().floor().unique_fmpz())
+        self.fixed_scale = float(2**FIXED_P)
         # |l~ - l| <= u l + (radius, far below u): folded in as 1.01 u l below.
         self.r_log, self.r_w = rl, rw
 
@@ -211,22 +220,36 @@ def _c0(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 @dataclass(frozen=True)
 class Point:
-    """One evaluation point: exact t (a rational, or a Gram ball midpoint), its ball radius, theta if known.
+    """One evaluation point: exact t = num/den, the radius around it where the true point lies, theta if known.
 
     Attributes:
-        t: the exact rational t (for a Gram point: the dyadic midpoint of its Arb ball).
-        r_t: radius of the Gram ball (0 for rationals).
+        num, den: t = num/den exactly (for a Gram point: a dyadic approximation of g_m).
+        r_t: |g_m - t| <= r_t for a Gram point (0 for rationals).
         gram: m for a Gram point (theta(g_m) = m pi), else None.
     """
 
-    t: Fraction
+    num: int
+    den: int
     r_t: float = 0.0
     gram: int | None = None
+
+    @classmethod
+    def of(cls, t: Fraction | str) -> "Point":
+        """Return the Point of an exact rational or decimal string ("282.46" is 28246/100, unreduced)."""
+        if isinstance(t, str) and "/" not in t:
+            whole, _, frac = t.partition(".")
+            return cls(int(whole + frac), 10 ** len(frac))
+        q = Fraction(t)
+        return cls(q.numerator, q.denominator)
+
+    @property
+    def t(self) -> Fraction:
+        return Fraction(self.num, self.den)
 
     def minus(self, base: int) -> float:
         """Return (t - base) in float: the exact integer numerator and the denominator each rounded
         to float, then one division, so the relative error is at most 3.01 u (step 1)."""
-        return float(self.t.numerator - base * self.t.denominator) / float(self.t.denominator)
+        return float(self.num - base * self.den) / float(self.den)
 
 
 def gram_point(m: int, ball: arb | None = None) -> Point:
@@ -234,14 +257,73 @@ def gram_point(m: int, ball: arb | None = None) -> Point:
     if ball is None:
         with ctx.workprec(128):
             ball = arb.gram_point(m)
-    return Point(_exact(ball), float(ball.rad()) * (1 + 1e-9), m)
+    q = _exact(ball)
+    return Point(q.numerator, q.denominator, float(ball.rad()) * (1 + 1e-9), m)
 
 
-def _theta_rational(ts: list[Fraction]) -> tuple[np.ndarray, np.ndarray]:
-    """Return theta~(t) mod 2pi and its error bound for rational points (step 2)."""
-    out, err = np.empty(len(ts)), np.empty(len(ts))
-    tf = [float(t.numerator) / float(t.denominator) for t in ts]
-    order = sorted(range(len(ts)), key=tf.__getitem__)
+@dataclass(frozen=True)
+class ThetaBase:
+    """theta near an integer base S as a float polynomial with proved error terms (step 2).
+
+    Attributes:
+        s: the base S; theta(S) = 2 pi j + b exactly, b~ = b_f with |b~ - b| <= e_b.
+        j: that integer j.
+        coef: c~_1..c~_K (floats of theta^(k)(S)/k!), e_coef their errors.
+        h_abs: the |t - S| this base covers; tail: the Lagrange remainder bound for it.
+        d1_low: a lower bound of theta'(t) on [S - h_abs, S + h_abs].
+    """
+
+    s: int
+    j: int
+    b_f: float
+    e_b: float
+    coef: tuple[float, ...]
+    e_coef: tuple[float, ...]
+    h_abs: float
+    tail: float
+    d1_low: float
+
+    @classmethod
+    def at(cls, s_base: int, h_abs: float) -> "ThetaBase":
+        """Return the base at S = s_base covering |h| <= h_abs (S - h_abs >= 1000)."""
+        k_terms, tail = 2, 1.0
+        for k_terms in range(2, 16):
+            tail = (h_abs / (s_base - h_abs)) ** (k_terms + 1) * (1 + math.pi * (s_base + h_abs) / 4) / (k_terms + 1)
+            if tail < 1e-15:
+                break
+        with ctx.workprec(128):
+            cs = arb_series([arb(s_base), 1], prec=k_terms + 1).riemann_siegel_theta().coeffs()
+            tp = 2 * arb.pi()
+            jb = (cs[0] / tp).floor()
+            b = cs[0] - jb * tp
+            j = int(jb.unique_fmpz())
+            coef = tuple(float(c.mid()) for c in cs[1 : k_terms + 1])
+            e_coef = tuple(float(c.rad()) + 2 * U * abs(f) for c, f in zip(cs[1 : k_terms + 1], coef))
+            # theta'' <= (1 + pi t/4)/t^2 (step 2 with k = 2), so theta' >= theta'(S) - h_abs * that.
+            d1 = cs[1].lower() - arb(h_abs) * (1 + arb.pi() * (s_base + h_abs) / 4) / (arb(s_base) - h_abs) ** 2
+            d1_low = float(d1.lower()) * (1 - 4 * U)
+        return cls(s_base, j, float(b.mid()), float(b.rad()) + 2 * U * abs(float(b.mid())), coef, e_coef, h_abs, tail, d1_low)
+
+    def eval(self, hs: np.ndarray) -> tuple[np.ndarray, float]:
+        """Return theta~(S + h) - 2 pi j (the value B + P(h)) and one error bound for all |h| <= h_abs."""
+        coef, h_abs = self.coef, self.h_abs
+        poly = np.full_like(hs, coef[-1])
+        for c in coef[-2::-1]:
+            poly = poly * hs + c
+        poly = poly * hs
+        absum = sum(abs(c) * h_abs ** (k + 1) for k, c in enumerate(coef))
+        dsum = sum((k + 1) * abs(c) * h_abs**k for k, c in enumerate(coef))
+        csum = sum(e * h_abs ** (k + 1) for k, e in enumerate(self.e_coef))
+        err = (self.e_b + _gamma(2 * len(coef)) * absum + csum + dsum * 3.02 * U * h_abs + self.tail
+               + U * (abs(self.b_f) + absum) * 2)
+        return self.b_f + poly, err
+
+
+def _theta_rational(pts: list[Point]) -> tuple[np.ndarray, np.ndarray]:
+    """Return theta~(t) (mod 2pi, not reduced) and its error bound for rational points (step 2)."""
+    out, err = np.empty(len(pts)), np.empty(len(pts))
+    tf = [p.minus(0) for p in pts]
+    order = sorted(range(len(pts)), key=tf.__getitem__)
     i = 0
     while i < len(order):
         first = tf[order[i]]
@@ -251,30 +333,9 @@ def _theta_rational(ts: list[Fraction]) -> tuple[np.ndarray, np.ndarray]:
         while j < len(order) and tf[order[j]] <= s_base + width:
             j += 1
         idx = order[i:j]
-        hs = np.array([float(ts[q].numerator - s_base * ts[q].denominator) / float(ts[q].denominator) for q in idx])  # rel. error <= 3.01 u
-        h_abs = float(np.abs(hs).max()) * (1 + 2 * U)
-        k_terms, tail = 2, 1.0
-        for k_terms in range(2, 16):
-            tail = (h_abs / (s_base - h_abs)) ** (k_terms + 1) * (1 + math.pi * (s_base + h_abs) / 4) / (k_terms + 1)
-            if tail < 1e-15:
-                break
-        with ctx.workprec(128):
-            cs = arb_series([arb(s_base), 1], prec=k_terms + 1).riemann_siegel_theta().coeffs()
-            tp = 2 * arb.pi()
-            b = cs[0] - (cs[0] / tp).floor() * tp
-            b_f = float(b.mid())
-            e_b = float(b.rad()) + 2 * U * abs(b_f)
-            coef = [float(c.mid()) for c in cs[1 : k_terms + 1]]
-            e_coef = [float(c.rad()) + 2 * U * abs(f) for c, f in zip(cs[1 : k_terms + 1], coef)]
-        poly = np.full_like(hs, coef[-1])
-        for c in coef[-2::-1]:
-            poly = poly * hs + c
-        poly = poly * hs
-        absum = sum(abs(c) * h_abs ** (k + 1) for k, c in enumerate(coef))
-        dsum = sum((k + 1) * abs(c) * h_abs**k for k, c in enumerate(coef))
-        csum = sum(e * h_abs ** (k + 1) for k, e in enumerate(e_coef))
-        out[idx] = b_f + poly
-        err[idx] = e_b + _gamma(2 * k_terms) * absum + csum + dsum * 3.02 * U * h_abs + tail + U * (abs(b_f) + absum) * 2
+        hs = np.array([pts[q].minus(s_base) for q in idx])  # relative error <= 3.01 u
+        base = ThetaBase.at(s_base, float(np.abs(hs).max()) * (1 + 2 * U))
+        out[idx], err[idx] = base.eval(hs)
         i = j
     return out, err
 
@@ -289,18 +350,20 @@ class _Shared:
 
 
 def _shared(t0: int, n_max: int) -> _Shared:
+    """Return A~_n = T0 log n mod 2pi by exact integer arithmetic on 2^-P fixed-point log n and 2 pi.
+
+    L_n, M are within 1 of 2^P log n and 2^P 2pi (floors of Arb midpoints, radius < 2^-8), so
+    |T0 L_n 2^-P - T0 log n| <= T0 2^-P and the reduction by k M adds k 2^-P: the exact residue
+    r 2^-P is within (T0 + k) 2^-(P-1) < 2^-140 of T0 log n - 2 pi k; its float has error 2u |A|.
+    """
     _T.ensure(n_max)
-    a_list, e_a = [], 0.0
-    with ctx.workprec(192):
-        tp = 2 * arb.pi()
-        big = arb(t0)
-        for lb in _T.log_balls[:n_max]:
-            y = big * lb
-            r = y - (y / tp).floor() * tp
-            f = float(r.mid())
-            a_list.append(f)
-            e_a = max(e_a, float(r.rad()) + 2 * U * abs(f))
-    return _Shared(t0, np.array(a_list), e_a)
+    big_m = _T.fixed_two_pi
+    a_list = []
+    for ln in _T.fixed_logs[:n_max]:
+        y = t0 * ln
+        a_list.append(float(y % big_m) / _T.fixed_scale)
+    a_n = np.array(a_list)
+    return _Shared(t0, a_n, 2 * U * 2 * math.pi + 2.0**-140)
 
 
 def enclose(points: Sequence[Point], batch: int = 128) -> list[Enclosure | None]:
@@ -312,17 +375,18 @@ def enclose(points: Sequence[Point], batch: int = 128) -> list[Enclosure | None]
         return res
     use.sort(key=tf.__getitem__)  # any order is valid; batches of nearby t keep N uniform
     t_last = tf[use[-1]]
-    shared = _shared(math.floor(min(points[i].t for i in use[:8])) - 1, int(math.sqrt(t_last / (2 * math.pi)) * (1 + 1e-9)) + 1)
+    shared = _shared(math.floor(tf[use[0]]) - 1, int(math.sqrt(t_last / (2 * math.pi)) * (1 + 1e-9)) + 1)
     theta, e_theta = np.zeros(len(use)), np.full(len(use), 2.0**-51)
     rat = [k for k, i in enumerate(use) if points[i].gram is None]
     for k, i in enumerate(use):
         if points[i].gram is not None and points[i].gram % 2:
             theta[k] = math.pi
     if rat:
-        theta[rat], e_theta[rat] = _theta_rational([points[use[k]].t for k in rat])
+        theta[rat], e_theta[rat] = _theta_rational([points[use[k]] for k in rat])
     for s in range(0, len(use), batch):
         part = use[s : s + batch]
-        encs = _enclose_batch([points[i] for i in part], theta[s : s + batch], e_theta[s : s + batch], shared)
+        encs = _enclose_batch([points[i] for i in part], theta[s : s + batch], e_theta[s : s + batch], shared,
+                              np.array([tf[i] for i in part]))
         for i, e in zip(part, encs):
             res[i] = e
     return res
@@ -339,8 +403,7 @@ def _buffers(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
     return _BUF["a"][:need].reshape(rows, cols), _BUF["b"][:need].reshape(rows, cols)
 
 
-def _enclose_batch(pts: list[Point], theta: np.ndarray, e_theta: np.ndarray, sh: _Shared) -> list[Enclosure | None]:
-    t_f = np.array([p.minus(0) for p in pts])
+def _enclose_batch(pts: list[Point], theta: np.ndarray, e_theta: np.ndarray, sh: _Shared, t_f: np.ndarray) -> list[Enclosure | None]:
     a = np.sqrt(t_f * _INV_TWO_PI)
     r_t = np.array([p.r_t for p in pts])
     d_a = 4.1 * U * a + r_t / (4 * math.pi * a) * 1.01
