@@ -29,6 +29,16 @@ def gram_guess(ms: np.ndarray) -> np.ndarray:
     return t
 
 
+def gram_floats(ms: Sequence[int]) -> np.ndarray:
+    """Return g_m as floats for proposing (not rigorous): the float Newton guess, Arb's midpoint at low height."""
+    out = gram_guess(np.array(ms, dtype=float)) if len(ms) else np.zeros(0)
+    for i, g in enumerate(out):
+        if g < RS_MIN_T + 300:
+            q = gram_point(ms[i])
+            out[i] = q.num / q.den
+    return out
+
+
 def gram_points(ms: Sequence[int]) -> list[Point]:
     """Return the Point of each g_m (t* and its proved radius), Arb balls where the float route does not apply."""
     m_arr = np.array(ms, dtype=float)

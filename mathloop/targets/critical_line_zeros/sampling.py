@@ -15,7 +15,8 @@ from typing import Any
 import numpy as np
 
 from mathloop.targets.critical_line_zeros.fast_z import MIN_T, TRUST, z_rs, z_values
-from mathloop.targets.critical_line_zeros.gram import expected_sign, gram_mid_float
+from mathloop.targets.critical_line_zeros.gram import expected_sign
+from mathloop.targets.critical_line_zeros.rs_gram import gram_floats
 from mathloop.targets.critical_line_zeros.hardy_z import definite
 
 DENSITIES = (4, 16, 64, 256, 1024)
@@ -36,12 +37,14 @@ def sample_block(j: int, k: int, gram: dict[int, int], boost: int = 0) -> list[s
     return sample_block_found(j, k, gram, boost)[0]
 
 
-def sample_block_found(j: int, k: int, gram: dict[int, int], boost: int = 0) -> tuple[list[str], bool]:
-    """Return (points, whether the k - j sign changes were found) for [g_j, g_k)."""
+def sample_block_found(j: int, k: int, gram: dict[int, int], boost: int = 0, gfl: dict[int, float] | None = None) -> tuple[list[str], bool]:
+    """Return (points, whether the k - j sign changes were found) for [g_j, g_k); gfl caches g_m floats."""
     need = k - j
     if need == 1:
         return [], True  # good ends of opposite parity already give the one sign change
-    gs = [gram_mid_float(m) for m in range(j, k + 1)]
+    missing = [m for m in range(j, k + 1) if gfl is None or m not in gfl]
+    got = dict(zip(missing, gram_floats(missing)))
+    gs = [gfl[m] if gfl is not None and m in gfl else got[m] for m in range(j, k + 1)]
     known: dict[str, tuple[float, float]] = {}
     for m in DENSITIES[: 3 + boost] if boost <= 2 else DENSITIES + tuple(1024 * 4**i for i in range(1, boost - 1)):
         new = []
@@ -88,11 +91,13 @@ def build_piece(job: tuple[int, int, bool, int, tuple[int, ...]]) -> dict[str, A
     """
     lo, hi, exact, boost, ladder = job
     gram: dict[int, int] = {}
+    gfl: dict[int, float] = {}
 
     def fill(a: int, b: int) -> None:
         # Signs at Gram points: Riemann-Siegel where |Z| is large, else the checker's own Arb evaluation.
         ms = list(range(a, b))
-        g = np.array([gram_mid_float(m) for m in ms])
+        g = gram_floats(ms)
+        gfl.update(zip(ms, g))
         z = z_rs(g) if g.min() >= MIN_T else np.zeros_like(g)
         for m, t, v in zip(ms, g, z):
             gram[m] = int(np.sign(v)) if t >= MIN_T and abs(v) >= TRUST else definite("g", m, ladder).sign
@@ -113,13 +118,13 @@ def build_piece(job: tuple[int, int, bool, int, tuple[int, ...]]) -> dict[str, A
         k = j + 1
         while not good(k):
             k += 1
-        points, found = sample_block_found(j, k, gram, boost)
+        points, found = sample_block_found(j, k, gram, boost, gfl)
         if not found:  # a Rosser-rule violation (or a pair too close to see): count a union of blocks
             for _ in range(MAX_MERGE):
                 k += 1
                 while not good(k):
                     k += 1
-                points, found = sample_block_found(j, k, gram, boost)
+                points, found = sample_block_found(j, k, gram, boost, gfl)
                 if found:
                     break
             blocks.append({"end": k, "points": points, "merged": True})
