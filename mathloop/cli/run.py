@@ -16,6 +16,7 @@ from mathloop.cli.lean_hook import lean_commit_hook
 from mathloop.contract import Contract
 from mathloop.propose.replay import ReplayProposer
 from mathloop.search.loop import SeedRefused, Session, SessionLimits, SessionSummary
+from mathloop.search.executors import executor_for
 from mathloop.search.runner import ProcessRunner
 from mathloop.targets import build_target
 
@@ -78,6 +79,8 @@ def run(
     max_tokens_total: Optional[int] = typer.Option(None, "--max-tokens-total", min=1, help="Token budget of the session."),
     lean: bool = typer.Option(True, "--lean/--no-lean", help="Render and Lean-check each commit (pending without a toolchain)."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Live progress bar."),
+    workers: int = typer.Option(1, "--workers", min=1, max=256, help="Checks run at once (local process pool)."),
+    executor: str = typer.Option("local", "--executor", help="local | dask://HOST:PORT (extra `dask`)."),
 ) -> None:
     """Run a search session: propose, check, gate, and commit only strict progress."""
     contract = open_contract(target)
@@ -92,8 +95,16 @@ def run(
     options = {"budget": budget, "time_limit": time_limit, "samples": samples, "proposer": proposer,
                **{k: v for k, v in model_opts.items() if v is not None}}
     session_id = repo.start_session(contract.sha256, prop.name, seed, options)
-    runner = ProcessRunner(float(limits_cfg.get("check_timeout_s", DEFAULT_CHECK_TIMEOUT_S)))
-    session = Session(contract, repo, runner, session_id, on_commit=lean_commit_hook(contract, repo) if lean else None)
+    timeout_s = float(limits_cfg.get("check_timeout_s", DEFAULT_CHECK_TIMEOUT_S))
+    runner = ProcessRunner(timeout_s)
+    try:
+        pool = executor_for(executor, workers, timeout_s) if (workers > 1 or executor != "local") else None
+    except (ValueError, OSError) as e:
+        repo.end_session(session_id, f"executor unavailable: {e}")
+        fail(f"--executor: {e}", 2)
+    samples = max(samples, 2 * pool.workers) if pool else samples  # keep >= 2x the workers' capacity in flight
+    session = Session(contract, repo, runner, session_id, on_commit=lean_commit_hook(contract, repo) if lean else None,
+                      executor=pool)
     # SIGTERM ends the session like Ctrl-C: the store is consistent after every candidate anyway.
     signal.signal(signal.SIGTERM, _terminate)
     summary = None
@@ -106,6 +117,7 @@ def run(
         console.print(f"[bold]{contract.name}[/] ({contract.target}, contract {contract.sha256[:12]}) — head "
                       f"{head0.hash[:12]} (seq {head0.seq}): {bounds_text(contract, head0.bounds)}")
         console.print(f"[yellow]rests on:[/] {hypotheses_line(contract)}", highlight=False)
+        console.print(f"executor: {pool.name if pool else 'local, 1 worker (in order)'}; {samples} proposals per round", highlight=False)
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       console=console, disable=not progress, transient=False) as bar:
             task = bar.add_task(bounds_text(contract, head0.bounds), total=budget)
@@ -116,6 +128,8 @@ def run(
         raise typer.Exit(130)
     finally:
         runner.close()
+        if pool:
+            pool.close()
     repo.end_session(session_id, summary.outcome)
     _print_summary(contract, summary)
     if hasattr(prop, "stats"):

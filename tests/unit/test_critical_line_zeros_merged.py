@@ -64,3 +64,21 @@ def test_malformed_merged_flag_is_rejected(env):
     bad = {"start": chunk["start"], "blocks": [dict(chunk["blocks"][0], merged="yes")]}
     with pytest.raises(Exception, match="merged: must be true or false"):
         target.parse(bad)
+
+
+def test_the_proposer_predicts_the_state_the_checker_reaches(env):
+    from mathloop.propose.base import Context, Head
+
+    target, root, _ = env
+    proposer = target.local_proposer(0)
+    proposer.workers = 1
+    proposer.chunk = 64
+    head = Head("root", 0, root.state, root.ranks, root.bounds)
+    ctx = Context(target.contract, head, ("blocks",), (), frozenset(), 0, 3)
+    props = proposer.propose(ctx)
+    assert props[0].expects_state is None and len(props) == 3
+    state = root.state
+    for p in props:
+        if p.expects_state is not None:
+            assert p.expects_state == state
+        state = target.check(state, target.parse(p.payload)).state

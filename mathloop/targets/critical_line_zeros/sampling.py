@@ -83,7 +83,8 @@ def _runs(j: int, k: int, gs: list[float], gram: dict[int, int], known: dict[str
 
 
 def build_piece(job: tuple[int, int, bool, int, tuple[int, ...]]) -> dict[str, Any]:
-    """Return {"start", "end", "blocks"} for the Gram range of one job (runs in a worker).
+    """Return {"start", "end", "blocks", "bad"} for the Gram range of one job (runs in a worker); "bad" holds,
+    per block, the bad Gram points inside it and the first of them (for predicting the next state).
 
     job = (nominal_start, nominal_end, exact_start, boost, ladder). The piece starts at the first
     good Gram point >= nominal_start (or exactly there) and ends at the first good Gram point
@@ -113,7 +114,7 @@ def build_piece(job: tuple[int, int, bool, int, tuple[int, ...]]) -> dict[str, A
             start += 1
     else:
         good(start)
-    blocks, j = [], start
+    blocks, bad, j = [], [], start
     while j < hi:
         k = j + 1
         while not good(k):
@@ -128,8 +129,11 @@ def build_piece(job: tuple[int, int, bool, int, tuple[int, ...]]) -> dict[str, A
                 if found:
                     break
             blocks.append({"end": k, "points": points, "merged": True})
+            inner = [m for m in range(j + 1, k) if gram[m] != expected_sign(m)]
+            bad.append((len(inner), inner[0] if inner else None))
             j = k
             continue
         blocks.append({"end": k, "points": points})
+        bad.append((k - j - 1, j + 1 if k - j > 1 else None))
         j = k
-    return {"start": start, "end": j, "blocks": blocks}
+    return {"start": start, "end": j, "blocks": blocks, "bad": bad}

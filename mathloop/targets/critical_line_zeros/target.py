@@ -59,7 +59,14 @@ class CriticalLineZeros(Target):
 
     def local_proposer(self, seed: int) -> LocalProposer:
         s = self.settings
-        return LocalProposer(s.limits.max_gram_index, s.chunk_gram_intervals, s.check.ladder, seed, s.check.workers or None)
+        return LocalProposer(s.limits.max_gram_index, s.chunk_gram_intervals, s.check.ladder, seed, s.check.workers or None,
+                             predict=self.predicted_state)
+
+    def predicted_state(self, prefix: Prefix) -> dict[str, Any]:
+        """Return the state check() gives for a chunk that verifies and leaves `prefix` (T from g_q, no Z)."""
+        closure = close(prefix.tail)
+        height = gram_floor(closure.closed_at, self.settings.check.height_digits) if closure else None
+        return _full_state(prefix, closure, height)
 
     def check(self, parent_state: Mapping[str, Any] | None, candidate: Chunk) -> Evidence:
         """Return the evidence for the prefix extended by `candidate` (deterministic).
@@ -110,10 +117,7 @@ class CriticalLineZeros(Target):
             by_checker[o.checker] = self._result(o.id, o.checker, out, closure, height, open_intervals, o.bound.goal if o.bound else None)
         results = tuple(by_checker[o.checker] for o in self.contract.checked)
         bounds = {"height": height, "count": Fraction(closure.closed_at + 1)} if closure and height is not None else {}
-        state: dict[str, Any] = dict(pre.to_json())
-        state["height"] = fraction_str(height) if height is not None else None
-        state["count"] = closure.closed_at + 1 if closure else None
-        state["turing"] = closure.to_json() if closure else None
+        state = _full_state(pre, closure, height)
         if conditional:
             state["conditional_on_parent"] = conditional
         if out.reason:
@@ -187,6 +191,15 @@ class CriticalLineZeros(Target):
         if o.checker in ("height", "count") and state.get("height"):
             return f"height T = {float(Fraction(state['height'])):.9f}, N(T) = {state['count']}"
         return None
+
+
+def _full_state(pre: Prefix, closure: Closure | None, height: Fraction | None) -> dict[str, Any]:
+    """Return the evidence state of a verified prefix: its keys plus height, count and the Turing window."""
+    state: dict[str, Any] = dict(pre.to_json())
+    state["height"] = fraction_str(height) if height is not None else None
+    state["count"] = closure.closed_at + 1 if closure else None
+    state["turing"] = closure.to_json() if closure else None
+    return state
 
 
 def _compact(state: Mapping[str, Any]) -> Mapping[str, Any]:
