@@ -12,12 +12,13 @@ order by the session, which alone gates and commits.
 
 from __future__ import annotations
 
+import multiprocessing
 import queue
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Mapping, Protocol
 
 from mathloop.contract.model import Contract
-from mathloop.search.runner import CheckOutcome, ProcessRunner
+from mathloop.search.runner import CheckOutcome, ProcessRunner, check_payload
 
 
 class Executor(Protocol):
@@ -62,7 +63,14 @@ _WORKER_RUNNER: dict[float, ProcessRunner] = {}
 
 
 def check_in_child(contract: Contract, parent_state, payload, timeout_s: float) -> CheckOutcome:
-    """Run one check in a hardened child of the current (dask worker) process; the dask task function."""
+    """Run one check in a hardened child of the current (dask worker) process; the dask task function.
+
+    Dask's worker processes are daemonic unless started with DASK_DISTRIBUTED__WORKER__DAEMON=False
+    (config `distributed.worker.daemon`); a daemonic process may not have children, so there the
+    check runs in the worker itself (dask's own task handling then bounds it, without our timeout).
+    """
+    if multiprocessing.current_process().daemon:
+        return check_payload(contract, parent_state, payload)
     runner = _WORKER_RUNNER.get(timeout_s)
     if runner is None:
         runner = _WORKER_RUNNER[timeout_s] = ProcessRunner(timeout_s)

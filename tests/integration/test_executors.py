@@ -129,3 +129,42 @@ def test_executor_spec_is_validated():
     pool = executor_for("local", 3, 10)
     assert pool.workers == 3
     pool.close()
+
+
+@pytest.mark.slow
+def test_dask_cluster_of_two_workers_commits_the_same_chain_and_survives_a_killed_worker(tmp_path):
+    pytest.importorskip("distributed")
+    from distributed import LocalCluster
+
+    from mathloop.search.executors import DaskExecutor
+
+    path = small_contract(tmp_path, **{"chunk_gram_intervals = 320": "chunk_gram_intervals = 48"})
+    contract = load_contract(path)
+    target = build_target(contract)
+    ref_repo = Repository(make_engine(str(tmp_path / "ref.db"), create=True))
+    prop = target.local_proposer(0)
+    prop.workers = 1
+    Session(contract, ref_repo, InProcessRunner()).run(prop, SessionLimits(budget=8, samples=4))
+    import dask
+
+    with dask.config.set({"distributed.worker.daemon": False}), \
+            LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        ex = DaskExecutor(cluster.scheduler_address, timeout_s=120)
+        try:
+            assert ex.workers == 2
+            repo = Repository(make_engine(str(tmp_path / "dask.db"), create=True))
+            prop = target.local_proposer(0)
+            prop.workers = 1
+            # kill one worker process while the first round is in flight: dask re-runs its tasks
+            pids = list(ex.client.run(os.getpid).values())
+            session = Session(contract, repo, InProcessRunner(), executor=ex)
+            import threading
+
+            threading.Timer(1.0, lambda: os.kill(pids[0], signal.SIGKILL)).start()
+            summary = session.run(prop, SessionLimits(budget=8, samples=4))
+        finally:
+            ex.close()
+    assert summary.labels.get("error", 0) == 0
+    assert [c.evidence_sha for c in repo.commits(contract.sha256)] == [c.evidence_sha for c in ref_repo.commits(contract.sha256)]
+    db = str(tmp_path / "dask.db")
+    assert _mathloop("audit", str(path), "--db", db).returncode == 0
