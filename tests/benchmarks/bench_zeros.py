@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from mathloop.contract.load import load_contract  # noqa: E402
 from mathloop.domain import Scores  # noqa: E402
 from mathloop.order import compare  # noqa: E402
-from mathloop.propose.base import Context, Head  # noqa: E402
+from mathloop.propose.base import Context, Head, payload_sha  # noqa: E402
 from mathloop.targets import build_target  # noqa: E402
 from mathloop.targets.critical_line_zeros import pool  # noqa: E402
 from mathloop.targets.critical_line_zeros.gram import expected_sign  # noqa: E402
@@ -87,10 +87,10 @@ def prove_until(height: Fraction, workers: int, checkpoint: Path | None, resume:
     else:
         scores = None
     proposer = target.local_proposer(0)
-    rnd = 0
+    rnd, seen, refused = 0, set(), 0
     while bounds.get("height", 0) < height:
         head = Head(f"mem{rnd}", rnd, state, ranks, bounds)
-        ctx = Context(contract, head, tuple(k for k, r in ranks.items() if r), (), frozenset(), rnd, samples)
+        ctx = Context(contract, head, tuple(k for k, r in ranks.items() if r), (), frozenset(seen), rnd, samples)
         proposals = proposer.propose(ctx)
         if not proposals:
             raise RuntimeError("proposer exhausted before the goal")
@@ -99,9 +99,9 @@ def prove_until(height: Fraction, workers: int, checkpoint: Path | None, resume:
             if scores is not None:
                 cmp = compare(scores, Scores.of(new), specs)
                 if not cmp.passes_gate:
-                    if p is proposals[0]:
-                        raise RuntimeError(f"chunk refused ({cmp.label.value}): {new.reasons()[:2]}")
-                    break  # a later chunk of the round no longer fits the head: propose again
+                    seen.add(payload_sha(p.payload))  # as the loop does: the proposer refines next round
+                    refused += 1
+                    break
             scores, state, bounds, ranks = Scores.of(new), new.state, dict(new.bounds), dict(new.ranks)
             fz = new.precision.get("fast_z", {})
             decided += fz.get("decided", 0)
@@ -121,7 +121,47 @@ def prove_until(height: Fraction, workers: int, checkpoint: Path | None, resume:
         flint_n = int((arb(h.numerator) / h.denominator).zeta_nzeros().unique_fmpz())
     return {"seconds": elapsed0 + time.perf_counter() - t0, "height": bounds["height"], "count": int(bounds["count"]),
             "flint_count": flint_n, "chunks": chunks, "decided": decided, "fell_back": fell_back,
-            "blocks": state["blocks_verified"]}
+            "blocks": state["blocks_verified"], "refused": refused}
+
+
+def executor_throughput(kind: str, budget: int, workers: int = 2) -> dict:
+    """Return chunks/s of a real session (SQLite store, gate, commits) with `kind` = none | local | dask."""
+    import tempfile
+
+    from mathloop.search.executors import DaskExecutor, LocalPool
+    from mathloop.search.loop import Session, SessionLimits
+    from mathloop.search.runner import ProcessRunner
+    from mathloop.store.engine import make_engine
+    from mathloop.store.repository import Repository
+
+    contract = load_contract("critical-line-zeros")
+    target = build_target(contract)
+    with tempfile.TemporaryDirectory() as tmp:
+        repo = Repository(make_engine(str(Path(tmp) / "x.db"), create=True))
+        runner = ProcessRunner(600)
+        cluster = ex = None
+        if kind == "local":
+            ex = LocalPool(workers, 600)
+        elif kind == "dask":
+            import dask
+            from distributed import LocalCluster
+
+            with dask.config.set({"distributed.worker.daemon": False}):
+                cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+            ex = DaskExecutor(cluster.scheduler_address, 600)
+        session = Session(contract, repo, runner, executor=ex)
+        session.ensure_root()
+        prop = target.local_proposer(0)
+        t0 = time.perf_counter()
+        summary = session.run(prop, SessionLimits(budget=budget, samples=2 * workers if ex else 1))
+        secs = time.perf_counter() - t0
+        runner.close()
+        if ex:
+            ex.close()
+        if cluster:
+            cluster.close()
+    return {"kind": kind, "seconds": secs, "commits": summary.commits, "rate": summary.commits / secs,
+            "height": float(summary.head.bounds.get("height", 0))}
 
 
 def main() -> None:
@@ -132,7 +172,15 @@ def main() -> None:
     ap.add_argument("--resume", action="store_true", help="continue each proof from its checkpoint")
     ap.add_argument("--only-per-point", action="store_true")
     ap.add_argument("--skip-per-point", action="store_true")
+    ap.add_argument("--executors", type=int, default=0, metavar="CHUNKS",
+                    help="only compare session throughput: sequential, local pool and dask with 2 workers, CHUNKS commits each")
     args = ap.parse_args()
+    if args.executors:
+        for kind in ("none", "local", "dask"):
+            r = executor_throughput(kind, args.executors)
+            print(f"session with executor {kind:5s}: {r['commits']} commits in {r['seconds']:.1f} s = {r['rate']:.2f} chunks/s "
+                  f"(height {r['height']:.0f})  [{load()}]", flush=True)
+        return
     if not args.skip_per_point:
         for h in (1e5, 1e6, 1e7):
             r = per_point(h)
@@ -150,7 +198,7 @@ def main() -> None:
             ok = "equal" if r["count"] == r["flint_count"] else f"DIFFERENT (flint {r['flint_count']})"
             print(f"prove to {h:.0e} with {w} worker{'s' if w > 1 else ''}: {r['seconds']:.1f} s; certified height "
                   f"{float(r['height']):.6f}, count {r['count']} ({ok} to arb(T).zeta_nzeros()), {r['chunks']} chunks, "
-                  f"{r['blocks']} blocks; fast-path signs {r['decided']}, fell back {r['fell_back']} ({100 * share:.3f} %)  [{load()}]",
+                  f"{r['blocks']} blocks, {r['refused']} refused and re-proposed; fast-path signs {r['decided']}, fell back {r['fell_back']} ({100 * share:.3f} %)  [{load()}]",
                   flush=True)
     pool.shutdown()
 
