@@ -77,6 +77,15 @@ def check_in_child(contract: Contract, parent_state, payload, timeout_s: float) 
     return runner.check(contract, parent_state, payload)
 
 
+def close_worker_runners() -> int:
+    """Stop this (dask worker) process's checker children; returns how many were running."""
+    n = len(_WORKER_RUNNER)
+    for runner in _WORKER_RUNNER.values():
+        runner.close()
+    _WORKER_RUNNER.clear()
+    return n
+
+
 class DaskExecutor:
     """Checks as tasks on a dask.distributed scheduler; a lost worker's tasks are re-run elsewhere by dask."""
 
@@ -95,6 +104,10 @@ class DaskExecutor:
         return self.client.submit(check_in_child, contract, parent_state, payload, self.timeout_s, pure=False, retries=2)
 
     def close(self) -> None:
+        try:
+            self.client.run(close_worker_runners)  # the checker children must not outlive the session
+        except Exception:  # a worker already gone has nothing left to stop
+            pass
         self.client.close()
 
 
