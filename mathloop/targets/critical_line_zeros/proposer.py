@@ -13,7 +13,8 @@ from typing import Any
 
 from typing import Callable
 
-from mathloop.propose.base import Context, Proposal, payload_sha
+from mathloop.domain import payload_sha
+from mathloop.propose.base import Context, Proposal, Proposer
 from mathloop.targets.critical_line_zeros import pool
 from mathloop.targets.critical_line_zeros.certificate import TAIL, Prefix
 from mathloop.targets.critical_line_zeros.sampling import build_piece
@@ -21,7 +22,7 @@ from mathloop.targets.critical_line_zeros.sampling import build_piece
 MAX_BOOST = 3
 
 
-class LocalProposer:
+class LocalProposer(Proposer):
     """Embedded proposer for `critical-line-zeros` (no network; deterministic)."""
 
     name = "local"
