@@ -1,0 +1,71 @@
+"""The obligation graph of a lineage at one commit, read from a store: what the page and the figure draw."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from mathloop.contract.model import Contract
+from mathloop.export.graph import NodeStatus, node_statuses
+from mathloop.store.repository import Repository
+from mathloop.targets import build_target
+
+
+@dataclass(frozen=True)
+class GraphView:
+    """A contract's DAG at a commit (or before the root), with the commit's Lean status.
+
+    Attributes:
+        contract: the contract the lineage follows.
+        commit / seq / created_at: the commit shown (None before the root).
+        lean: the commit's Lean status (checked | refuted | pending | unavailable | not_rendered | ...), None if unknown.
+        nodes: every obligation in topological order with its status.
+        commits: how many commits the lineage has.
+    """
+
+    contract: Contract
+    commit: str | None
+    seq: int | None
+    created_at: str | None
+    lean: str | None
+    nodes: tuple[NodeStatus, ...]
+    commits: int
+
+    @property
+    def bounds_line(self) -> str:
+        """Return "kappa ≥ 0.40…, …" for the certified bounds, or why there are none."""
+        if self.commit is None:
+            return "no commits yet"
+        parts = [f"{n.bound.name} {'≤' if n.bound.direction == 'minimize' else '≥'} {n.bound.value}"
+                 for n in self.nodes if n.bound is not None and n.bound.value is not None]
+        return ", ".join(parts) or "none certified"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"target": self.contract.name, "title": self.contract.title, "contract_sha256": self.contract.sha256,
+                "commit": self.commit, "seq": self.seq, "created_at": self.created_at, "lean": self.lean,
+                "commits": self.commits, "bounds": self.bounds_line, "nodes": [n.to_json() for n in self.nodes]}
+
+
+def lean_statuses(repo: Repository, contract_sha: str) -> dict[str, str]:
+    """Return {commit hash: Lean status} for the lineage (the one place that reads Lean status for pictures)."""
+    return {h: row.status for h, row in repo.lean_statuses(contract_sha).items()}
+
+
+def graph_view(contract: Contract, repo: Repository, commit: str | None = None) -> GraphView:
+    """Return the graph at `commit` (a full hash; default the head). Raises KeyError for a commit not in the lineage."""
+    head = repo.head(contract.sha256)
+    at = head
+    if commit is not None and (head is None or commit != head.hash):
+        at = repo.get_commit(commit)
+        if at is None or at.contract_sha != contract.sha256:
+            raise KeyError(commit)
+    evidence = repo.candidate(at.candidate_id).evidence if at else None
+    root = None
+    if at is not None:
+        root = at if at.seq == 0 else next(iter(repo.commits(contract.sha256)), None)
+    target = build_target(contract)
+    details = {o.id: target.graph_detail(o.id, at.state if at else None) for o in contract.obligations}
+    lean = lean_statuses(repo, contract.sha256).get(at.hash) if at else None
+    nodes = node_statuses(contract, evidence, details, lean=lean, root_ranks=root.ranks if root else None)
+    return GraphView(contract, at.hash if at else None, at.seq if at else None, at.created_at if at else None,
+                     lean, tuple(nodes), head.seq + 1 if head else 0)
