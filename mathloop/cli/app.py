@@ -9,6 +9,7 @@ from mathloop.cli.check import check
 from mathloop.cli.export_cmd import export
 from mathloop.cli.graph import graph
 from mathloop.cli.log import log
+from mathloop.cli.plot import plot
 from mathloop.cli.run import run
 from mathloop.cli.status import status
 from mathloop.cli.targets_cmd import targets
@@ -21,6 +22,7 @@ app.command()(run)
 app.command()(status)
 app.command()(log)
 app.command()(graph)
+app.command()(plot)
 app.command()(check)
 app.command()(export)
 app.command()(audit)
