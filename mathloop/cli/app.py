@@ -11,6 +11,7 @@ from mathloop.cli.graph import graph
 from mathloop.cli.log import log
 from mathloop.cli.plot import plot
 from mathloop.cli.run import run
+from mathloop.cli.serve import serve
 from mathloop.cli.status import status
 from mathloop.cli.targets_cmd import targets
 
@@ -23,6 +24,7 @@ app.command()(status)
 app.command()(log)
 app.command()(graph)
 app.command()(plot)
+app.command()(serve)
 app.command()(check)
 app.command()(export)
 app.command()(audit)
