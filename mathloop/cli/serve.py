@@ -31,6 +31,9 @@ def serve(
     label = database_url(db)
     label = label.split("@")[-1] if "@" in label else label  # never print credentials
     app = create_app(Repository(engine), label)
+    from mathloop.view.graph_figure import _pyplot
+
+    _pyplot()  # import matplotlib now, not during the first plot request
     scope = "this machine only" if host in ("127.0.0.1", "localhost", "::1") else "REACHABLE FROM OTHER MACHINES"
     import socket
 

@@ -23,11 +23,11 @@ def _pyplot():
     return plt
 
 
-def save_atomically(fig, out: Path, fmt: str) -> None:
+def save_atomically(fig, out: Path, fmt: str, *, tight: bool = True) -> None:
     """Write the figure to `out` through a partial file, so a failure leaves nothing half-written."""
     tmp = out.with_name(out.name + ".partial")
     try:
-        fig.savefig(tmp, format=fmt, dpi=150 if fmt == "png" else None, bbox_inches="tight",
+        fig.savefig(tmp, format=fmt, dpi=150 if fmt == "png" else None, bbox_inches="tight" if tight else None,
                     metadata={"Date": None} if fmt == "svg" else None)
         tmp.replace(out)
     finally:

@@ -61,6 +61,8 @@ def _not_found(message: str) -> HTMLResponse:
 def create_app(repo: Repository, store_label: str) -> ASGIApp:
     """Return the ASGI app serving `repo` (whose engine must be read-only)."""
 
+    plot_cache: dict[tuple, str] = {}
+
     def lineage(sha: str):
         if not _HEX.match(sha):
             return None
@@ -108,19 +110,15 @@ def create_app(repo: Repository, store_label: str) -> ASGIApp:
         contract, problem = contract_of(sha)
         if lineage(sha) is None or contract is None:
             return _not_found(problem or "no such lineage in this store")
-        import io
+        head = repo.head(sha)
+        key = (sha, head.hash if head else None, sum(lineage(sha).labels.values()))
+        if key not in plot_cache:  # a lineage's plot changes only with a new commit or candidate
+            from mathloop.view.plots import history_svg
 
-        from mathloop.view.graph_figure import _pyplot
-        from mathloop.view.plots import history_figure
-
-        plt = _pyplot()
-        fig = history_figure(history(contract, repo))
-        buf = io.StringIO()
-        try:
-            fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
-        finally:
-            plt.close(fig)
-        return Response(buf.getvalue(), media_type="image/svg+xml")
+            if len(plot_cache) > 32:
+                plot_cache.clear()
+            plot_cache[key] = history_svg(history(contract, repo))
+        return Response(plot_cache[key], media_type="image/svg+xml")
 
     async def candidates(request: Request) -> Response:
         sha = request.path_params["sha"]
@@ -152,6 +150,9 @@ def create_app(repo: Repository, store_label: str) -> ASGIApp:
         return HTMLResponse(pages.commit_page(c, contract, row.name if row else "?",
                                               lean_statuses(repo, c.contract_sha).get(c.hash)))
 
+    async def favicon(request: Request) -> Response:
+        return Response(status_code=204)  # no icon, and no 404 in every browser console
+
     routes = [
         Route("/", index, methods=list(READ_METHODS)),
         Route("/t/{sha}", target, methods=list(READ_METHODS)),
@@ -160,6 +161,7 @@ def create_app(repo: Repository, store_label: str) -> ASGIApp:
         Route("/t/{sha}/candidates", candidates, methods=list(READ_METHODS)),
         Route("/candidate/{id:int}", candidate, methods=list(READ_METHODS)),
         Route("/commit/{hash}", commit, methods=list(READ_METHODS)),
+        Route("/favicon.ico", favicon, methods=list(READ_METHODS)),
     ]
 
     async def on_404(request: Request, exc: Exception) -> Response:
