@@ -17,6 +17,7 @@ def serve(
 ) -> None:
     """Serve a read-only web view of the store: nothing can be written through it (GET/HEAD only)."""
     try:
+        import matplotlib.figure  # noqa: F401  (imported now, not during the first plot request)
         import uvicorn
 
         from mathloop.store.repository import Repository
@@ -31,9 +32,6 @@ def serve(
     label = database_url(db)
     label = label.split("@")[-1] if "@" in label else label  # never print credentials
     app = create_app(Repository(engine), label)
-    from mathloop.view.graph_figure import _pyplot
-
-    _pyplot()  # import matplotlib now, not during the first plot request
     scope = "this machine only" if host in ("127.0.0.1", "localhost", "::1") else "REACHABLE FROM OTHER MACHINES"
     import socket
 

@@ -11,16 +11,16 @@ from mathloop.view.graph_data import GraphView
 from mathloop.view.layout import positions
 
 
-def _pyplot():
-    """Return matplotlib.pyplot on the file-only Agg backend. Raises RuntimeError naming the extra when missing."""
-    try:
-        import matplotlib
+def new_figure(width: float, height: float):
+    """Return a matplotlib Figure not managed by pyplot (no global backend or state: safe in servers and notebooks).
 
-        matplotlib.use("Agg", force=True)
-        import matplotlib.pyplot as plt
+    Raises RuntimeError naming the extra when matplotlib is missing.
+    """
+    try:
+        from matplotlib.figure import Figure
     except ImportError:
         raise RuntimeError("matplotlib is not installed: pip install 'mathloop[plot]'") from None
-    return plt
+    return Figure(figsize=(width, height))
 
 
 def save_atomically(fig, out: Path, fmt: str, *, tight: bool = True) -> None:
@@ -36,14 +36,14 @@ def save_atomically(fig, out: Path, fmt: str, *, tight: bool = True) -> None:
 
 def graph_figure(view: GraphView, out: Path, fmt: str) -> None:
     """Draw the DAG (boxes coloured by status, edges upstream → downstream) into `out` as svg or png."""
-    plt = _pyplot()
     from matplotlib.patches import FancyArrowPatch, FancyBboxPatch, Patch
 
     g = view.contract.graph()
     pos, routes = positions(g, use_graphviz=False)
     cols = max((p[0] for p in pos.values()), default=0) + 1
     rows = max((p[1] for p in pos.values()), default=0) + 1
-    fig, ax = plt.subplots(figsize=(max(6.0, 2.3 * cols), max(3.0, 1.25 * rows + 1.2)))
+    fig = new_figure(max(6.0, 2.3 * cols), max(3.0, 1.25 * rows + 1.2))
+    ax = fig.subplots()
     bw, bh = 0.86, 0.55
     for a, b in g.edges:
         pts = [(pos[a][0], -pos[a][1] - bh / 2)]
@@ -74,7 +74,4 @@ def graph_figure(view: GraphView, out: Path, fmt: str) -> None:
                  fontsize=9)
     ax.legend(handles=[Patch(fc=COLOURS[s], ec="#777", label=s) for s in STATUSES], loc="upper center",
               bbox_to_anchor=(0.5, 0.0), ncol=len(STATUSES), fontsize=7, frameon=False)
-    try:
-        save_atomically(fig, out, fmt)
-    finally:
-        plt.close(fig)
+    save_atomically(fig, out, fmt)

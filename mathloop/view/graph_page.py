@@ -173,6 +173,11 @@ def graph_body(view: GraphView) -> Safe:
         legend=_legend(), svg=graph_svg(view), all=_all_nodes(view), data=script_json(view.to_json()), js=Safe(JS))
 
 
+def graph_fragment(view: GraphView) -> Safe:
+    """Return the graph as an embeddable fragment (its style, body and script), e.g. for a notebook cell."""
+    return Safe(fill("<style>{css}</style>", css=Safe(CSS)) + graph_body(view))
+
+
 def graph_html(view: GraphView, *, nav: Safe | None = None) -> str:
     """Return a complete, self-contained HTML document for the graph (no external resource of any kind)."""
     return fill('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" '

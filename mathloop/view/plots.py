@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mathloop.domain import Label
-from mathloop.view.graph_figure import _pyplot, save_atomically
+from mathloop.view.graph_figure import new_figure, save_atomically
 from mathloop.view.history import History
 
 LABEL_COLOURS = {Label.CORRECT.value: "#1b5e20", Label.PROGRESS.value: "#66bb6a", Label.NO_PROGRESS.value: "#bdbdbd",
@@ -17,10 +17,10 @@ REF_STYLE = {"class maximum": dict(color="#c62828", ls="--"), "goal": dict(color
 
 def history_figure(h: History):
     """Return a matplotlib figure: one row per bound (vs commit, vs wall time), then label counts per session."""
-    plt = _pyplot()
     names = [b.name for b in h.contract.bounds]
     rows = len(names) + 1
-    fig, axes = plt.subplots(rows, 2, figsize=(11, 2.9 * rows), squeeze=False)
+    fig = new_figure(11, 2.9 * rows)
+    axes = fig.subplots(rows, 2, squeeze=False)
     for i, name in enumerate(names):
         pts = h.bounds.get(name, ())
         spec = h.contract.bound_spec(name)
@@ -86,25 +86,28 @@ def history_figure(h: History):
 
 def write_history(h: History, out: Path, fmt: str) -> None:
     """Write the history figure to `out` (png or svg); nothing half-written on failure."""
-    plt = _pyplot()
-    with plt.rc_context({"svg.fonttype": "none"}):  # SVG text stays text: smaller, faster, searchable
-        fig = history_figure(h)
-        try:
-            save_atomically(fig, out, fmt, tight=False)
-        finally:
-            plt.close(fig)
+    from matplotlib import rc_context
+
+    with rc_context({"svg.fonttype": "none"}):  # SVG text stays text: smaller, faster, searchable
+        save_atomically(history_figure(h), out, fmt, tight=False)
 
 
 def history_svg(h: History) -> str:
     """Return the history figure as SVG text (for the web view)."""
     import io
 
-    plt = _pyplot()
-    with plt.rc_context({"svg.fonttype": "none"}):
-        fig = history_figure(h)
-        buf = io.StringIO()
-        try:
-            fig.savefig(buf, format="svg", metadata={"Date": None})
-        finally:
-            plt.close(fig)
+    from matplotlib import rc_context
+
+    buf = io.StringIO()
+    with rc_context({"svg.fonttype": "none"}):
+        history_figure(h).savefig(buf, format="svg", metadata={"Date": None})
+    return buf.getvalue()
+
+
+def history_png(h: History, dpi: int = 110) -> bytes:
+    """Return the history figure as PNG bytes (for notebooks: `display(Image(history_png(h)))`)."""
+    import io
+
+    buf = io.BytesIO()
+    history_figure(h).savefig(buf, format="png", dpi=dpi)
     return buf.getvalue()
