@@ -30,6 +30,7 @@ class BoundView:
         value / exact: the certified value (decimal rounded in the safe direction / exact rational), None if not certified.
         class_maximum: the value no valid certificate can exceed, if the contract states one.
         class_maximum_basis: "theorem", "numerical optimum" or "not stated": why that maximum holds.
+        class_maximum_why: the contract's words on it, if it gives them.
         goal: the value at which the obligation counts as discharged, if any.
         lean_checked: a real Lean kernel accepted the certificate of this value.
     """
@@ -42,6 +43,7 @@ class BoundView:
     class_maximum_basis: str
     goal: str | None
     lean_checked: bool = False
+    class_maximum_why: str | None = None
 
 
 @dataclass(frozen=True)
@@ -76,22 +78,28 @@ class NodeStatus:
 def class_maximum_basis(contract: Contract, spec: BoundSpec) -> str:
     """Return "theorem", "numerical optimum" or "not stated": what the contract says its class maximum rests on.
 
-    Reads the contract's own field when it has one, else the comments next to `class_maximum` in its text.
+    Reads the bound's `class_maximum_basis` field ("theorem: ..." / "numerical optimum: ..."); a contract
+    model without that field falls back to the comments next to `class_maximum` in the contract's text.
     """
     if spec.class_maximum is None:
         return "not stated"
-    for attr in ("class_maximum_basis", "class_maximum_kind", "class_maximum_source"):
-        v = getattr(spec, attr, None)
-        if v:
-            return _basis_word(str(v))
+    if hasattr(spec, "class_maximum_basis"):
+        basis = getattr(spec, "class_maximum_basis") or ""
+        if basis.startswith("theorem"):
+            return "theorem"
+        return "numerical optimum" if basis.startswith("numerical optimum") else "not stated"
     return _basis_from_text(contract.text, spec.name)
 
 
-def _basis_word(v: str) -> str:
-    v = v.lower()
-    if any(w in v for w in ("numer", "optim", "measured", "empiric")):
-        return "numerical optimum"
-    return "theorem" if any(w in v for w in ("theorem", "proved", "proof", "exact")) else v
+def class_maximum_why(spec: BoundSpec) -> str | None:
+    """Return the contract's own words on why the class maximum holds (after "theorem:"), or None."""
+    basis = getattr(spec, "class_maximum_basis", None)
+    if not basis:
+        return None
+    for head in ("theorem", "numerical optimum"):
+        if basis.startswith(head):
+            return basis.removeprefix(head).lstrip(": ") or None
+    return basis
 
 
 def _basis_from_text(text: str, bound_name: str) -> str:
@@ -139,19 +147,21 @@ def _basis_of_notes(blob: str) -> str:
     return "not stated"
 
 
-def _dec(value: Fraction, spec: BoundSpec) -> str:
-    """Return the bound's decimal rounded in the safe direction (down for a maximised bound)."""
-    return decimal_str(value, spec.digits, round_down=spec.direction is Direction.MAXIMIZE)
+def _dec(value: Fraction, spec: BoundSpec, *, ceiling: bool = False) -> str:
+    """Return the bound's decimal rounded in the safe direction: a certified value down for a maximised bound,
+    a ceiling (class maximum, goal) the other way, so that neither is shown as more favourable than it is."""
+    maximize = spec.direction is Direction.MAXIMIZE
+    return decimal_str(value, spec.digits, round_down=maximize != ceiling)
 
 
 def _bound_view(contract: Contract, spec: BoundSpec, evidence: Evidence | None, lean_checked: bool) -> BoundView:
     value = evidence.bounds.get(spec.name) if evidence else None
     return BoundView(spec.name, spec.direction.value, _dec(value, spec) if value is not None else None,
                      fraction_str(value) if value is not None else None,
-                     _dec(spec.class_maximum, spec) if spec.class_maximum is not None else None,
+                     _dec(spec.class_maximum, spec, ceiling=True) if spec.class_maximum is not None else None,
                      class_maximum_basis(contract, spec),
-                     _dec(spec.goal, spec) if spec.goal is not None else None,
-                     lean_checked and value is not None)
+                     _dec(spec.goal, spec, ceiling=True) if spec.goal is not None else None,
+                     lean_checked and value is not None, class_maximum_why(spec))
 
 
 def node_statuses(contract: Contract, evidence: Evidence | None, details: Mapping[str, str | None], *,

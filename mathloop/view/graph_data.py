@@ -60,12 +60,23 @@ def graph_view(contract: Contract, repo: Repository, commit: str | None = None) 
         if at is None or at.contract_sha != contract.sha256:
             raise KeyError(commit)
     evidence = repo.candidate(at.candidate_id).evidence if at else None
-    root = None
-    if at is not None:
-        root = at if at.seq == 0 else next(iter(repo.commits(contract.sha256)), None)
+    root_ranks = _root_ranks(repo, contract.sha256) if at is not None else None
     target = build_target(contract)
     details = {o.id: target.graph_detail(o.id, at.state if at else None) for o in contract.obligations}
     lean = lean_statuses(repo, contract.sha256).get(at.hash) if at else None
-    nodes = node_statuses(contract, evidence, details, lean=lean, root_ranks=root.ranks if root else None)
+    nodes = node_statuses(contract, evidence, details, lean=lean, root_ranks=root_ranks)
     return GraphView(contract, at.hash if at else None, at.seq if at else None, at.created_at if at else None,
                      lean, tuple(nodes), head.seq + 1 if head else 0)
+
+
+def _root_ranks(repo: Repository, contract_sha: str) -> dict[str, int] | None:
+    """Return the ranks of the lineage's root commit (what a family node's progress is measured from)."""
+    import json
+
+    from sqlmodel import Session, select
+
+    from mathloop.store.models import CommitRow
+
+    with Session(repo.engine) as s:
+        ranks = s.exec(select(CommitRow.ranks).where(CommitRow.contract_sha == contract_sha, CommitRow.seq == 0)).first()
+    return json.loads(ranks) if ranks else None

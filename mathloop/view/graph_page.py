@@ -60,6 +60,7 @@ JS = """
   if(n.covered!==null&&n.covered!==undefined)row(dl,'family discharged since the root',(100*n.covered).toFixed(2)+' %');
   if(n.bound){var b=n.bound;row(dl,'certified value',b.value===null?'not certified':(b.direction==='minimize'?'≤ ':'≥ ')+b.value);
    row(dl,'exact',b.exact);row(dl,'class maximum',b.class_maximum===null?'none stated':b.class_maximum+' ('+b.class_maximum_basis+')');
+   row(dl,'why the class maximum holds',b.class_maximum_why);
    row(dl,'goal',b.goal);row(dl,'Lean',b.lean_checked?'a real Lean kernel accepted this commit\\'s certificate':'not Lean-checked');}
   row(dl,'depends on',n.depends_on.join(', '));
   if(history.replaceState)history.replaceState(null,'','#'+encodeURIComponent(id));}
@@ -146,6 +147,7 @@ def _all_nodes(view: GraphView) -> Safe:
             b = n.bound
             rows += [("certified value", b.value or "not certified"),
                      ("class maximum", f"{b.class_maximum} ({b.class_maximum_basis})" if b.class_maximum else "none stated"),
+                     ("why the class maximum holds", b.class_maximum_why),
                      ("goal", b.goal), ("Lean", "Lean-checked" if b.lean_checked else "not Lean-checked")]
         body = join(fill("<div><b>{k}:</b> {v}</div>", k=k, v=v) for k, v in rows if v not in (None, ""))
         reasons = fill('<ul class="reasons">{li}</ul>', li=join(fill("<li>{r}</li>", r=r) for r in n.reasons)) if n.reasons else ""

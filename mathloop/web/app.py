@@ -66,7 +66,7 @@ def create_app(repo: Repository, store_label: str) -> ASGIApp:
     def lineage(sha: str):
         if not _HEX.match(sha):
             return None
-        return next((l for l in lineages(repo) if l.sha256 == sha), None)
+        return next(iter(lineages(repo, sha)), None)
 
     def contract_of(sha: str):
         row = contract_row(repo, sha)

@@ -44,10 +44,11 @@ class CandidateLine:
     session_id: int | None
 
 
-def lineages(repo: Repository) -> list[Lineage]:
-    """Return every lineage in the store, newest activity first."""
+def lineages(repo: Repository, sha: str | None = None) -> list[Lineage]:
+    """Return every lineage in the store (or only the one with this contract hash), by name."""
     with Session(repo.engine) as s:
-        rows = list(s.exec(select(ContractRow).order_by(ContractRow.name, ContractRow.created_at)))
+        q = select(ContractRow).order_by(ContractRow.name, ContractRow.created_at)
+        rows = list(s.exec(q.where(ContractRow.sha256 == sha) if sha else q))
         counts = dict(s.exec(select(CommitRow.contract_sha, func.count()).group_by(CommitRow.contract_sha)).all())
         labels: dict[str, dict[str, int]] = {}
         for sha, label, n in s.exec(select(CandidateRow.contract_sha, CandidateRow.label, func.count())

@@ -109,3 +109,15 @@ def test_dot_output_is_unchanged_and_bad_format_is_refused(lc_store, tmp_path):
     res = invoke("graph", "levinson-conrey", "--db", lc_store, "-o", str(tmp_path / "missing" / "g.html"))
     assert res.exit_code == 2 and "does not exist" in res.output
     assert not (tmp_path / "g.pdf").exists()
+
+
+def test_graph_at_an_older_commit_shows_that_commits_state(lc_store, tmp_path):
+    contract = load_contract("levinson-conrey")
+    root = Repository(make_engine(lc_store)).commits(contract.sha256)[0]
+    out = tmp_path / "root.html"
+    assert invoke("graph", "levinson-conrey", "--db", lc_store, "--commit", root.hash, "-o", str(out)).exit_code == 0
+    data = _embedded(out.read_text())
+    assert data["commit"] == root.hash and data["seq"] == 0
+    assert {n["id"]: n for n in data["nodes"]}["kappa-bound"]["bound"]["value"] == "0.386839251075"  # the seed
+    res = invoke("graph", "levinson-conrey", "--db", lc_store, "--commit", "f" * 64)
+    assert res.exit_code == 2 and "no such commit" in res.output
