@@ -47,8 +47,20 @@ class GraphView:
 
 
 def lean_statuses(repo: Repository, contract_sha: str) -> dict[str, str]:
-    """Return {commit hash: Lean status} for the lineage (the one place that reads Lean status for pictures)."""
-    return {h: row.status for h, row in repo.lean_statuses(contract_sha).items()}
+    """Return {commit hash: Lean status} for the commits that have one (the one place pictures read it from).
+
+    Statuses come from the Lean attestation chain (checked | refuted | unavailable | not_rendered; a
+    commit without an attestation is pending). Reading never creates a table: the store may be read-only.
+    """
+    try:
+        from mathloop.lean import attest
+    except ImportError:  # before the attestation chain: the per-commit Lean table
+        return {h: row.status for h, row in repo.lean_statuses(contract_sha).items()}
+    from sqlalchemy import inspect
+
+    if not inspect(repo.engine).has_table(attest.LeanAttestationRow.__tablename__):
+        return {}
+    return {h: a.status for h, a in attest.latest(repo.engine, contract_sha).items()}
 
 
 def graph_view(contract: Contract, repo: Repository, commit: str | None = None) -> GraphView:
@@ -63,7 +75,7 @@ def graph_view(contract: Contract, repo: Repository, commit: str | None = None) 
     root_ranks = _root_ranks(repo, contract.sha256) if at is not None else None
     target = build_target(contract)
     details = {o.id: target.graph_detail(o.id, at.state if at else None) for o in contract.obligations}
-    lean = lean_statuses(repo, contract.sha256).get(at.hash) if at else None
+    lean = lean_statuses(repo, contract.sha256).get(at.hash, "pending") if at else None  # no attestation: pending
     nodes = node_statuses(contract, evidence, details, lean=lean, root_ranks=root_ranks)
     return GraphView(contract, at.hash if at else None, at.seq if at else None, at.created_at if at else None,
                      lean, tuple(nodes), head.seq + 1 if head else 0)

@@ -148,7 +148,7 @@ def create_app(repo: Repository, store_label: str) -> ASGIApp:
         row = contract_row(repo, c.contract_sha)
         contract, _ = contract_of(c.contract_sha)
         return HTMLResponse(pages.commit_page(c, contract, row.name if row else "?",
-                                              lean_statuses(repo, c.contract_sha).get(c.hash)))
+                                              lean_statuses(repo, c.contract_sha).get(c.hash, "pending")))
 
     async def favicon(request: Request) -> Response:
         return Response(status_code=204)  # no icon, and no 404 in every browser console

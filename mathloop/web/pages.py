@@ -90,7 +90,7 @@ def target_page(lin: Lineage, contract: Contract | None, commits: list[CommitRec
                          '<td><a href="/t/{sha}/graph?commit={h}">graph</a></td></tr>',
                          seq=c.seq, h=c.hash, short=c.hash[:12], parent="-" if c.seq == 0 else c.parent[:12],
                          at=c.created_at[:19], label=c.label, bounds=bound_text(contract, {k: str(v) for k, v in c.bounds.items()}),
-                         lean=lean.get(c.hash, "-"), sha=sha))
+                         lean=lean.get(c.hash, "pending"), sha=sha))
     body = fill(
         '<h1>{name}</h1><p>{title}</p>{problem}<p class="bounds" id="head-bounds">{bounds}</p>'
         '<p class="given">rests on (taken as given): {given}</p>'
