@@ -97,7 +97,10 @@ def graphviz(g: nx.DiGraph, timeout: float = 30) -> Positions | None:
         elif parts and parts[0] == "node" and parts[1] in back:
             # dot's y grows upward, in inches; one node box is 2.2 x 0.7 inches plus separations
             pos[back[parts[1]]] = (float(parts[2]) / 2.5, (height - float(parts[3])) / 1.2)
-    return pos if len(pos) == g.number_of_nodes() else None
+    if len(pos) != g.number_of_nodes():
+        return None
+    x0, y0 = min(p[0] for p in pos.values()), min(p[1] for p in pos.values())
+    return {n: (round(x - x0, 3), round(y - y0, 3)) for n, (x, y) in pos.items()}  # centres -> from (0, 0)
 
 
 def positions(g: nx.DiGraph, *, use_graphviz: bool = True) -> tuple[Positions, Routes]:

@@ -103,7 +103,7 @@ def create_app(repo: Repository, store_label: str) -> ASGIApp:
             view = graph_view(contract, repo, commit)
         except KeyError:
             return _not_found("no such commit in this lineage")
-        return HTMLResponse(graph_html(view, nav=pages.nav_bar(styled=True)))
+        return HTMLResponse(graph_html(view, nav=pages.nav_bar(styled=True, lineage=(sha, lin.name))))
 
     async def plot(request: Request) -> Response:
         sha = request.path_params["sha"]

@@ -40,11 +40,17 @@ def layout(title: str, body: Safe, *, host_note: str = "") -> str:
                 title=title, css=Safe(CSS), nav=nav_bar(host_note), body=body)
 
 
-def nav_bar(host_note: str = "", *, styled: bool = False) -> Safe:
-    """Return the navigation bar (with its own style rules when the page does not carry ours)."""
+def nav_bar(host_note: str = "", *, styled: bool = False, lineage: tuple[str, str] | None = None) -> Safe:
+    """Return the navigation bar (with its own style rules when the page does not carry ours).
+
+    `lineage` = (contract sha, name) adds links to that target's page and candidates.
+    """
     style = fill("<style>{c}</style>", c=Safe(NAV_CSS)) if styled else Safe("")
-    return Safe(style + fill('<nav><a href="/">mathloop</a><a href="/">targets</a><span class="ro">read-only view{note}</span></nav>',
-                             note=f" · {host_note}" if host_note else ""))
+    extra = fill('<a id="nav-target" href="/t/{sha}">{name}</a><a href="/t/{sha}/candidates">candidates</a>',
+                 sha=lineage[0], name=lineage[1]) if lineage else Safe("")
+    return Safe(style + fill('<nav><a href="/">mathloop</a><a href="/">targets</a>{extra}'
+                             '<span class="ro">read-only view{note}</span></nav>',
+                             extra=extra, note=f" · {host_note}" if host_note else ""))
 
 
 def bound_text(contract: Contract | None, bounds: Mapping[str, Any]) -> str:

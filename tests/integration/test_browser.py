@@ -49,6 +49,7 @@ def test_a_reader_clicks_from_the_index_to_a_bound_and_its_hypotheses(store, tmp
 
         bounds = _wait(driver, "#head-bounds")
         assert bounds.text.startswith("kappa ≥ 0.4")
+        bounds_text = bounds.text
         rows = driver.find_elements(By.CSS_SELECTOR, "#commits tr")[1:]
         assert len(rows) >= 2 and rows[-1].text.startswith("0 ")  # newest first, the root last
         plot = driver.find_element(By.CSS_SELECTOR, "img.plot")
@@ -73,6 +74,8 @@ def test_a_reader_clicks_from_the_index_to_a_bound_and_its_hypotheses(store, tmp
         panel = driver.find_element(By.ID, "panel").text
         assert "taken as given" in panel and "J. B. Conrey" in panel
 
+        driver.find_element(By.ID, "nav-target").click()  # back to the target page from the graph
+        assert _wait(driver, "#head-bounds").text == bounds_text
         driver.get(url + f"/t/{contract.sha256}/candidates?label=progress")
         table = _wait(driver, "#candidates")
         labels = {e.text for e in table.find_elements(By.CSS_SELECTOR, "span.lbl")}
