@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 from rich.tree import Tree
 
-from mathloop.cli.common import DB_HELP, console, fail, open_contract, open_repo
+from mathloop.cli.common import DB_HELP, TARGET_HELP, console, contract_option, fail, open_contract, open_repo
 from mathloop.domain import Kind
 from mathloop.export.graph import render, to_dot
 
@@ -18,7 +18,8 @@ FORMATS = ("html", "svg", "png", "dot")
 
 
 def graph(
-    target: str = typer.Argument(..., help="Target name or contract path."),
+    target: Optional[str] = typer.Argument(None, help=TARGET_HELP),
+    contract_file: Optional[Path] = contract_option(),
     db: Optional[str] = typer.Option(None, "--db", help=DB_HELP),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write a picture (.html, .svg, .png, .dot)."),
     fmt: Optional[str] = typer.Option(None, "--format", "-f",
@@ -29,7 +30,7 @@ def graph(
     """Show every obligation at the head: discharged, Lean-checked, open, refuted, or a hypothesis taken as given."""
     from mathloop.view.graph_data import graph_view  # the view layer builds targets: imported on use
 
-    contract = open_contract(target)
+    contract = open_contract(target, contract_file)
     repo = open_repo(db)
     if fmt is not None and fmt not in FORMATS:
         fail(f"--format {fmt}: unknown format (use {', '.join(FORMATS)})")
@@ -92,8 +93,8 @@ def _print_tree(view, bline: str) -> None:
         leaf = branch.add(line)
         if n.detail:
             leaf.add(n.detail)
-        if n.bound is not None and n.bound.class_maximum is not None:
-            leaf.add(f"class maximum {n.bound.class_maximum} ({n.bound.class_maximum_basis})")
+        if n.bound is not None and n.bound.class_maximum is not None:  # theorem or numerical optimum, and why
+            leaf.add(contract.obligation(n.id).bound.class_maximum_text())
         if n.kind is Kind.HYPOTHESIS:
             leaf.add(f"[cyan]{n.citation}[/]")
     console.print(tree)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import shutil
 import subprocess
 from dataclasses import asdict, dataclass
@@ -75,76 +74,22 @@ class NodeStatus:
         return d
 
 
-def class_maximum_basis(contract: Contract, spec: BoundSpec) -> str:
-    """Return "theorem", "numerical optimum" or "not stated": what the contract says its class maximum rests on.
-
-    Reads the bound's `class_maximum_basis` field ("theorem: ..." / "numerical optimum: ..."); a contract
-    model without that field falls back to the comments next to `class_maximum` in the contract's text.
-    """
-    if spec.class_maximum is None:
+def class_maximum_basis(spec: BoundSpec) -> str:
+    """Return "theorem", "numerical optimum" or "not stated": what the contract says its class maximum rests on."""
+    if spec.class_maximum is None or not spec.class_maximum_basis:
         return "not stated"
-    if hasattr(spec, "class_maximum_basis"):
-        basis = getattr(spec, "class_maximum_basis") or ""
-        if basis.startswith("theorem"):
-            return "theorem"
-        return "numerical optimum" if basis.startswith("numerical optimum") else "not stated"
-    return _basis_from_text(contract.text, spec.name)
+    return "theorem" if spec.class_maximum_is_theorem else "numerical optimum"
 
 
 def class_maximum_why(spec: BoundSpec) -> str | None:
     """Return the contract's own words on why the class maximum holds (after "theorem:"), or None."""
-    basis = getattr(spec, "class_maximum_basis", None)
+    basis = spec.class_maximum_basis
     if not basis:
         return None
     for head in ("theorem", "numerical optimum"):
         if basis.startswith(head):
             return basis.removeprefix(head).lstrip(": ") or None
     return basis
-
-
-def _basis_from_text(text: str, bound_name: str) -> str:
-    """Classify the comments about a bound's class maximum: those above its line, or file notes naming it."""
-    lines = text.splitlines()
-    notes: list[str] = []
-    for i, line in enumerate(lines):
-        if not line.strip().startswith("class_maximum"):
-            continue
-        j = i - 1
-        owner = None
-        while j >= 0 and not lines[j].lstrip().startswith("["):
-            if lines[j].strip().startswith("name") and "=" in lines[j]:
-                owner = lines[j].split("=", 1)[1].strip().strip('"')
-            j -= 1
-        if owner != bound_name:
-            continue
-        k = i - 1
-        while k >= 0 and lines[k].lstrip().startswith("#"):
-            notes.append(lines[k])
-            k -= 1
-    if not notes and sum(l.strip().startswith("class_maximum") for l in lines) == 1:
-        header = " ".join(l.lstrip("# ").strip() for l in lines if l.lstrip().startswith("#"))
-        sentences = re.split(r"(?<=[.;])\s+(?=[A-Z])", header)
-        hit = next((i for i, x in enumerate(sentences) if "class_maximum" in x), None)
-        if hit is not None:
-            notes = sentences[max(0, hit - 1):hit + 1]
-    return _basis_of_notes(" ".join(notes).lower())
-
-
-def _basis_of_notes(blob: str) -> str:
-    """Return the basis a comment text states (numerical wording wins: "not a theorem" is numerical).
-
-    >>> _basis_of_notes("# tripwire, not a theorem: the local optimiser's supremum")
-    'numerical optimum'
-    >>> _basis_of_notes("# the proportion cannot exceed 1")
-    'theorem'
-    >>> _basis_of_notes("")
-    'not stated'
-    """
-    if "not a theorem" in blob or any(w in blob for w in ("optimiser", "optimizer", "re-measured", "numerical")):
-        return "numerical optimum"
-    if any(w in blob for w in ("theorem", "cannot exceed", "supremum", "proved", "positive definite")):
-        return "theorem"
-    return "not stated"
 
 
 def _dec(value: Fraction, spec: BoundSpec, *, ceiling: bool = False) -> str:
@@ -154,12 +99,12 @@ def _dec(value: Fraction, spec: BoundSpec, *, ceiling: bool = False) -> str:
     return decimal_str(value, spec.digits, round_down=maximize != ceiling)
 
 
-def _bound_view(contract: Contract, spec: BoundSpec, evidence: Evidence | None, lean_checked: bool) -> BoundView:
+def _bound_view(spec: BoundSpec, evidence: Evidence | None, lean_checked: bool) -> BoundView:
     value = evidence.bounds.get(spec.name) if evidence else None
     return BoundView(spec.name, spec.direction.value, _dec(value, spec) if value is not None else None,
                      fraction_str(value) if value is not None else None,
                      _dec(spec.class_maximum, spec, ceiling=True) if spec.class_maximum is not None else None,
-                     class_maximum_basis(contract, spec),
+                     class_maximum_basis(spec),
                      _dec(spec.goal, spec, ceiling=True) if spec.goal is not None else None,
                      lean_checked and value is not None, class_maximum_why(spec))
 
@@ -193,7 +138,7 @@ def node_statuses(contract: Contract, evidence: Evidence | None, details: Mappin
             oid, o.kind, o.title, status, r.rank if r else None, r.trust.value if r else None, details.get(oid),
             o.depends_on, statement=o.statement, citation=o.citation, checker=o.checker,
             verdict=r.verdict.value if r else None, reasons=r.reasons if r else (),
-            bound=_bound_view(contract, o.bound, evidence, lean_ok) if o.bound is not None else None,
+            bound=_bound_view(o.bound, evidence, lean_ok) if o.bound is not None else None,
             covered=covered))
     return out
 
@@ -216,6 +161,8 @@ def to_dot(contract: Contract, nodes: list[NodeStatus], bounds_line: str) -> str
         label = f"{n.id}\n{n.title}\n[{n.kind.value}: {n.status}" + (f", {n.trust}" if n.trust else "") + "]"
         if n.detail:
             label += "\n" + n.detail[:200]
+        if n.bound is not None and n.bound.class_maximum is not None:
+            label += f"\nclass maximum {n.bound.class_maximum} ({n.bound.class_maximum_basis})"
         lines.append(f"  {_q(n.id)} [label={_q(label)}, shape={_SHAPES[n.kind]}, fillcolor={_q(COLOURS.get(n.status, '#ffffff'))}];")
     for n in nodes:
         for d in n.depends_on:

@@ -63,7 +63,7 @@ def references(contract: Contract, spec: BoundSpec) -> tuple[Reference, ...]:
 
     out = []
     if spec.class_maximum is not None:
-        out.append(Reference(f"class maximum ({class_maximum_basis(contract, spec)})", spec.class_maximum,
+        out.append(Reference(f"class maximum ({class_maximum_basis(spec)})", spec.class_maximum,
                              "class maximum"))
     if spec.goal is not None:
         out.append(Reference("goal", spec.goal, "goal"))

@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
-from mathloop.contract import Contract, ContractError, load_contract
+from mathloop.contract import Contract, ContractError, load_file
 from mathloop.store.models import CandidateRow, CommitRow, ContractRow
 from mathloop.store.repository import Repository
 
@@ -73,9 +73,9 @@ def _contract_from_text(name: str, sha: str, text: str) -> Contract:
     with tempfile.TemporaryDirectory(prefix="mathloop-serve-") as d:
         path = Path(d) / f"{name}.toml"
         path.write_text(text, encoding="utf-8")
-        contract = load_contract(path)
+        contract = load_file(path)
     # the lineage is named by the stored hash, whatever today's loader would compute
-    return replace(contract, sha256=sha, path=Path(f"<store>/{name}.toml"))
+    return replace(contract, sha256=sha, path=Path(f"<the store's copy>/{name}.toml"))
 
 
 def stored_contract(row: ContractRow) -> Contract:

@@ -21,7 +21,7 @@ EVIL = '<img src=x onerror="alert(1)"></script><script>alert(2)</script>'
                                         ("pair-correlation", "theorem"), ("pair-correlation-rh", "theorem")])
 def test_class_maximum_basis_of_the_shipped_contracts(name, basis):
     c = load_contract(name)
-    assert [class_maximum_basis(c, b) for b in c.bounds if b.class_maximum is not None] == [basis]
+    assert [class_maximum_basis(b) for b in c.bounds if b.class_maximum is not None] == [basis]
 
 
 def test_model_text_in_reasons_and_details_is_never_markup(toy_contract):
