@@ -128,7 +128,7 @@ def test_serve_refuses_a_missing_or_foreign_store(tmp_path):
     assert proc.returncode == 2 and "not a mathloop store" in proc.stderr
 
 
-def test_readonly_engine_on_postgresql_refuses_writes():
+def test_serve_on_postgresql_reads_and_refuses_writes():
     from tests.integration.postgres import private_cluster, unavailable_reason
 
     if unavailable_reason():
@@ -136,13 +136,20 @@ def test_readonly_engine_on_postgresql_refuses_writes():
     from sqlalchemy.exc import InternalError, ProgrammingError
 
     with private_cluster() as url:
-        make_engine(url).dispose()  # creates the schema, as `mathloop run` would
+        proc = mathloop("run", "levinson-conrey", "--db", url, "--budget", "2", "--no-progress")
+        assert proc.returncode == 0, proc.stderr
         engine = readonly_engine(url)
         try:
             with engine.connect() as c:
-                assert c.execute(text("SELECT count(*) FROM commits")).scalar() == 0
+                n = c.execute(text("SELECT count(*) FROM commits")).scalar()
+                assert n >= 1
                 with pytest.raises((InternalError, ProgrammingError, OperationalError), match="read-only"):
-                    c.execute(text("INSERT INTO contracts (sha256, name, target, text, created_at) "
-                                   "VALUES ('x', 'x', 'x', 'x', 'x')"))
+                    c.execute(text("DELETE FROM commits"))
         finally:
             engine.dispose()
+        with serving(url) as (base, line):
+            assert "postgres@" not in line  # no user name or password printed
+            sha = load_contract("levinson-conrey").sha256
+            assert httpx.get(f"{base}/t/{sha}").status_code == 200
+            assert httpx.get(f"{base}/t/{sha}/graph").status_code == 200
+            assert httpx.post(f"{base}/t/{sha}").status_code == 405
