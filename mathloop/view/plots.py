@@ -15,6 +15,11 @@ REF_STYLE = {"class maximum": dict(color="#c62828", ls="--"), "goal": dict(color
              "published": dict(color="#1565c0", ls="-.")}
 
 
+def _plain(text: str) -> str:
+    """Return text that matplotlib draws literally (a `$` would start mathtext)."""
+    return text[:40].replace("$", r"\$")
+
+
 def history_figure(h: History):
     """Return a matplotlib figure: one row per bound (vs commit, vs wall time), then label counts per session."""
     names = [b.name for b in h.contract.bounds]
@@ -69,7 +74,7 @@ def history_figure(h: History):
         ys = [s.labels.get(label, 0) for s in h.sessions]
         bars.bar(xs, ys, bottom=bottom, width=0.6, color=LABEL_COLOURS.get(label, "#999"), label=label)
         bottom = [a + b for a, b in zip(bottom, ys)]
-    bars.set_xticks(xs, [(f"#{s.id} {s.proposer}" if s.id is not None else "no session") for s in h.sessions],
+    bars.set_xticks(xs, [(f"#{s.id} {_plain(s.proposer or '')}" if s.id is not None else "no session") for s in h.sessions],
                     fontsize=7, rotation=0 if len(xs) < 20 else 90)
     bars.set_xlim(-0.75, max(len(xs), 4) - 0.25)
     bars.set_xlabel("session")

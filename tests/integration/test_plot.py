@@ -53,3 +53,14 @@ def test_plot_refuses_bad_output_and_missing_store(lc_store, tmp_path):
     res = invoke("plot", "levinson-conrey", "--db", str(tmp_path / "none.db"), "-o", str(tmp_path / "h.png"))
     assert res.exit_code == 2 and "no store there" in res.output
     assert not list(tmp_path.iterdir())
+
+
+def test_text_from_the_store_is_drawn_literally_and_escaped(tmp_path):
+    from mathloop.view.plots import history_svg
+
+    contract = load_contract("levinson-conrey")
+    repo = Repository(make_engine(str(tmp_path / "x.db")))
+    repo.ensure_contract(contract)
+    repo.start_session(contract.sha256, 'openai:$\\frac{1}{0}$<script>alert(1)</script>', 0, {})
+    svg = history_svg(history(contract, repo))
+    assert "<script>" not in svg and "&lt;script&gt;" in svg
