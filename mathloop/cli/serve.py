@@ -40,6 +40,7 @@ def serve(
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
+        sock.listen(128)  # connections queue from now on, before the server loop starts accepting
     except OSError as e:
         sock.close()
         fail(f"--host {host} --port {port}: cannot listen: {e.strerror or e}", 1)

@@ -16,7 +16,7 @@ from tests.integration.cli import invoke, mathloop
 @pytest.fixture(scope="module")
 def lc_store(tmp_path_factory):
     db = str(tmp_path_factory.mktemp("lcp") / "lc.db")
-    for budget in ("3", "2"):  # two sessions
+    for budget in ("3", "1"):  # two sessions
         proc = mathloop("run", "levinson-conrey", "--db", db, "--budget", budget, "--no-progress")
         assert proc.returncode == 0, proc.stderr
     return db

@@ -15,7 +15,7 @@ from mathloop.domain import Label
 from mathloop.store.engine import make_engine
 from mathloop.store.repository import Repository
 from mathloop.web.readonly import readonly_engine
-from tests.integration.cli import mathloop
+from tests.integration.cli import invoke, mathloop
 from tests.integration.web_server import serving
 
 EVIL = '<script>alert("payload")</script><img src=x onerror=alert(1)>'
@@ -119,15 +119,17 @@ def test_readonly_engine_refuses_writes_at_the_database(store):
 
 
 def test_serve_refuses_a_missing_or_foreign_store(tmp_path):
-    proc = mathloop("serve", "--db", str(tmp_path / "none.db"), timeout=60)
-    assert proc.returncode == 2 and "no store there" in proc.stderr
+    res = invoke("serve", "--db", str(tmp_path / "none.db"))
+    assert res.exit_code == 2 and "no store there" in res.output
     other = tmp_path / "other.db"
     with sqlite3.connect(other) as c:
         c.execute("CREATE TABLE t (x)")
-    proc = mathloop("serve", "--db", str(other), timeout=60)
-    assert proc.returncode == 2 and "not a mathloop store" in proc.stderr
+    res = invoke("serve", "--db", str(other))
+    assert res.exit_code == 2 and "not a mathloop store" in res.output
+    assert not (tmp_path / "none.db").exists()  # nothing created
 
 
+@pytest.mark.postgres_live
 def test_serve_on_postgresql_reads_and_refuses_writes():
     from tests.integration.postgres import private_cluster, unavailable_reason
 
