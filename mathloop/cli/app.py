@@ -11,7 +11,9 @@ from mathloop.cli.export_cmd import export
 from mathloop.cli.graph import graph
 from mathloop.cli.lean_cmds import doctor, lean_check
 from mathloop.cli.log import log
+from mathloop.cli.plot import plot
 from mathloop.cli.run import run
+from mathloop.cli.serve import serve
 from mathloop.cli.status import status
 from mathloop.cli.targets_cmd import targets
 
@@ -23,6 +25,8 @@ app.command()(run)
 app.command()(status)
 app.command()(log)
 app.command()(graph)
+app.command()(plot)
+app.command()(serve)
 app.command()(check)
 app.command()(export)
 app.command()(audit)
