@@ -1,0 +1,274 @@
+"""The verifier as an environment: the prompt a model is shown, and the checked score of its reply.
+
+`Environment(target, reference)` fixes a target and a reference state (the contract's seed, or a
+commit of a store). `prompt()` returns the chat messages that `--proposer openai` would send at
+that state (same templates, same builder); `score(text)` extracts the candidate with the model
+proposer's strict extraction, checks it with the target's checkers in a child process under the
+contract's timeout, labels it against the reference with the gate's rule, and returns a frozen
+`Score`. Scoring never writes a store and never creates a file; committing stays the gate's,
+through `mathloop run`.
+
+    >>> env = Environment("levinson-conrey")                          # doctest: +SKIP
+    >>> env.score('{"P": ["0", "1"], "Q": ["1", "-1"], "R": "6/5"}')  # doctest: +SKIP
+    Score(label=<Label.PROGRESS: 'progress'>, reward=1.0, ...)
+"""
+
+from __future__ import annotations
+
+import atexit
+import queue
+import threading
+import weakref
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Mapping, Sequence
+
+from mathloop.contract import Contract, load_contract
+from mathloop.domain import Evidence, Label, fraction_str, sha256_hex
+from mathloop.env.decision import decide
+from mathloop.env.reference import Reference, StoreCommit, reference_state
+from mathloop.env.rewards import RewardTable, certified_gain
+from mathloop.propose.base import Context, payload_sha
+from mathloop.propose.extract import MAX_REPLY_CHARS, NotJSON, extract_json
+from mathloop.propose.prompt import build_messages
+from mathloop.propose.schemas import candidate_schema
+from mathloop.search.gate import open_obligations
+from mathloop.search.runner import CheckOutcome, ProcessRunner
+from mathloop.targets import build_target
+
+DEFAULT_CHECK_TIMEOUT_S = 120  # as `mathloop run`: the contract's limits.check_timeout_s overrides it
+_CACHE_ENTRIES = 65_536
+
+
+@dataclass(frozen=True)
+class Score:
+    """The checked verdict on one completion.
+
+    Attributes:
+        label: correct / progress / no_progress / regression / incomparable, or malformed / error.
+        reward: the reward table's value for the label (scaled by the certified gain if configured).
+        bounds: certified bounds of the candidate's state (exact, in each bound's own direction).
+        reasons: why it did not pass the gate (the checkers' and the gate's words); empty on progress.
+        evidence_sha256: sha256 of the evidence's canonical bytes (as the store records it), or None.
+        payload_sha256: sha256 of the extracted payload's canonical JSON, or None when none was found.
+    """
+
+    label: Label
+    reward: float
+    bounds: Mapping[str, Fraction]
+    reasons: tuple[str, ...]
+    evidence_sha256: str | None
+    payload_sha256: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the score as JSON-able data (bounds as exact "p/q" strings)."""
+        return {"label": self.label.value, "reward": self.reward,
+                "bounds": {k: fraction_str(v) for k, v in sorted(self.bounds.items())},
+                "reasons": list(self.reasons), "evidence_sha256": self.evidence_sha256,
+                "payload_sha256": self.payload_sha256}
+
+
+@dataclass(frozen=True)
+class _Judged:
+    """What the checkers and the gate said about one payload (the reward is applied on top)."""
+
+    label: Label
+    bounds: Mapping[str, Fraction]
+    reasons: tuple[str, ...]
+    evidence_sha256: str | None
+    gain: Fraction
+
+
+# One cache per process: (contract sha, reference key, payload sha) -> _Judged. Errors are not cached
+# (a timeout on a loaded machine is not a property of the candidate).
+_cache: OrderedDict[tuple[str, str, str], _Judged] = OrderedDict()
+_cache_lock = threading.Lock()
+_live: weakref.WeakSet["Environment"] = weakref.WeakSet()
+_atexit_registered = False
+
+
+def _close_all() -> None:
+    for env in list(_live):
+        env.close()
+
+
+class Environment:
+    """A target and a reference state to score completions against; see the module docstring.
+
+    Args:
+        target: a target name (`levinson-conrey`), a contract path, or a loaded Contract.
+        reference: None (the contract's seed) or StoreCommit(db, commit) (a commit of a store).
+        rewards: the reward table (labels -> floats).
+        workers: child processes checking a batch in parallel.
+        rejections: recently refused candidates shown in the prompt (store references only).
+        timeout_s: seconds per check; default the contract's limits.check_timeout_s.
+    """
+
+    def __init__(self, target: str | Contract, reference: StoreCommit | None = None, *,
+                 rewards: RewardTable | None = None, workers: int = 1, rejections: int = 0,
+                 timeout_s: float | None = None, start_method: str | None = None) -> None:
+        if workers < 1:
+            raise ValueError(f"workers: must be >= 1, got {workers}")
+        if rejections < 0:
+            raise ValueError(f"rejections: must be >= 0, got {rejections}")
+        self.contract = target if isinstance(target, Contract) else load_contract(target)
+        self.target = build_target(self.contract)
+        self.rewards = rewards or RewardTable()
+        self.schema = candidate_schema(self.contract, self.target)
+        self.timeout_s = float(timeout_s or self.contract.limits.get("check_timeout_s", DEFAULT_CHECK_TIMEOUT_S))
+        kwargs = {} if start_method is None else {"start_method": start_method}
+        self._runners = [ProcessRunner(self.timeout_s, **kwargs) for _ in range(workers)]
+        self._idle: queue.SimpleQueue[ProcessRunner] = queue.SimpleQueue()
+        for r in self._runners:
+            self._idle.put(r)
+        self._closed = False
+        self._count_lock = threading.Lock()
+        self.checks_run = 0  # child-process checks while scoring (cache hits and malformed replies need none)
+        _register(self)
+        try:
+            self.reference: Reference = reference_state(self.contract, reference, self._check_one,
+                                                        rejections=rejections)
+            self._warm()
+        except BaseException:
+            self.close()
+            raise
+        self._key = self.reference.key
+
+    def __repr__(self) -> str:
+        return f"Environment({self.contract.name!r}, reference={self.reference.id!r})"
+
+    def __enter__(self) -> "Environment":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the checker processes (idempotent)."""
+        if self._closed:
+            return
+        self._closed = True
+        for r in self._runners:
+            r.close()
+
+    # -- what a model is shown ---------------------------------------------------------------
+    def context(self) -> Context:
+        """Return the proposer context at the reference state (one sample, no memory of other rounds)."""
+        head = self.reference.head
+        return Context(self.contract, head, open_obligations(head.ranks), self.reference.rejections,
+                       frozenset(), 0, 1)
+
+    def prompt(self) -> list[dict[str, str]]:
+        """Return the system and user messages `--proposer openai` sends at the reference state."""
+        return build_messages(self.context(), self.schema, rejections=len(self.reference.rejections))
+
+    # -- scoring -----------------------------------------------------------------------------
+    def score(self, text: Any) -> Score:
+        """Return the checked score of one completion (its reply text)."""
+        return self.score_batch([text])[0]
+
+    def score_batch(self, texts: Sequence[Any]) -> list[Score]:
+        """Return one score per completion; distinct payloads are checked in parallel, each once."""
+        if self._closed:
+            raise RuntimeError("environment is closed")
+        found: list[tuple[str, Any] | Score] = [self._extract(t) for t in texts]
+        todo: dict[str, Any] = {}
+        for item in found:
+            if isinstance(item, tuple) and self._cached(item[0]) is None:
+                todo.setdefault(item[0], item[1])
+        judged = self._check_all(todo)
+        out: list[Score] = []
+        for item in found:
+            if isinstance(item, Score):
+                out.append(item)
+                continue
+            sha = item[0]
+            j = judged.get(sha) or self._cached(sha)
+            out.append(self._score(j, sha))
+        return out
+
+    def _extract(self, text: Any) -> tuple[str, Any] | Score:
+        """Return (payload sha, payload) found in a reply, or its malformed Score."""
+        if not isinstance(text, str):
+            return self._malformed(f"completion is not text ({type(text).__name__})")
+        try:
+            payload = extract_json(text, max_chars=MAX_REPLY_CHARS).value
+        except NotJSON as e:  # the same wording the model proposer records
+            return self._malformed(f"no usable JSON: {e}")
+        return payload_sha(payload), payload
+
+    def _malformed(self, why: str, sha: str | None = None) -> Score:
+        return Score(Label.MALFORMED, self.rewards.value(Label.MALFORMED), {}, (why,), None, sha)
+
+    def _score(self, j: _Judged, sha: str) -> Score:
+        return Score(j.label, self.rewards.value(j.label, j.gain), dict(j.bounds), j.reasons, j.evidence_sha256, sha)
+
+    def _cached(self, sha: str) -> _Judged | None:
+        with _cache_lock:
+            j = _cache.get((self.contract.sha256, self._key, sha))
+            if j is not None:
+                _cache.move_to_end((self.contract.sha256, self._key, sha))
+            return j
+
+    def _remember(self, sha: str, j: _Judged) -> None:
+        if j.label is Label.ERROR:
+            return
+        with _cache_lock:
+            _cache[(self.contract.sha256, self._key, sha)] = j
+            while len(_cache) > _CACHE_ENTRIES:
+                _cache.popitem(last=False)
+
+    def _check_all(self, todo: Mapping[str, Any]) -> dict[str, _Judged]:
+        if len(todo) <= 1 or len(self._runners) == 1:
+            return {sha: self._judge(sha, p) for sha, p in todo.items()}
+        with ThreadPoolExecutor(max_workers=min(len(todo), len(self._runners))) as pool:
+            return dict(zip(todo, pool.map(lambda kv: self._judge(*kv), todo.items())))
+
+    def _check_one(self, parent_state: Mapping[str, Any] | None, payload: Any) -> CheckOutcome:
+        runner = self._idle.get()
+        try:
+            return runner.check(self.contract, parent_state, payload)
+        finally:
+            self._idle.put(runner)
+
+    def _judge(self, sha: str, payload: Any) -> _Judged:
+        ref = self.reference
+        with self._count_lock:
+            self.checks_run += 1
+        out = self._check_one(ref.head.state, payload)
+        if out.evidence is None:
+            label = Label.MALFORMED if out.malformed is not None else Label.ERROR
+            j = _Judged(label, {}, (out.malformed or out.error or "checker gave no answer",), None, Fraction(0))
+        else:
+            ev: Evidence = out.evidence
+            d = decide(self.contract, ref.scores, ev)
+            gain = certified_gain(self.contract, ref.scores, ev) if d.commits else Fraction(0)
+            j = _Judged(d.label, dict(ev.bounds), d.reasons, sha256_hex(ev.canonical_bytes()), gain)
+        self._remember(sha, j)
+        return j
+
+    def _warm(self) -> None:
+        """Start every checker process now, so that scoring later starts none (and creates no file)."""
+        payload = dict(self.contract.seed)
+        threads = [threading.Thread(target=r.check, args=(self.contract, None, payload)) for r in self._runners]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+
+
+def _register(env: Environment) -> None:
+    """Track live environments; close their checkers at exit (before multiprocessing joins them)."""
+    global _atexit_registered
+    _live.add(env)
+    if not _atexit_registered:
+        atexit.register(_close_all)
+        _atexit_registered = True
+
+
+def clear_cache() -> None:
+    """Forget every cached verdict of this process (for benchmarks and tests)."""
+    with _cache_lock:
+        _cache.clear()
