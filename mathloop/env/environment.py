@@ -4,29 +4,26 @@
 commit of a store). `prompt()` returns the chat messages that `--proposer openai` would send at
 that state (same templates, same builder); `score(text)` extracts the candidate with the model
 proposer's strict extraction, checks it with the target's checkers in a child process under the
-contract's timeout, labels it against the reference with the gate's rule, and returns a frozen
+contract's timeout, labels it against the reference with the gate's decision, and returns a frozen
 `Score`. Scoring never writes a store and never creates a file; committing stays the gate's,
 through `mathloop run`.
 
-    >>> env = Environment("levinson-conrey")                          # doctest: +SKIP
-    >>> env.score('{"P": ["0", "1"], "Q": ["1", "-1"], "R": "6/5"}')  # doctest: +SKIP
-    Score(label=<Label.PROGRESS: 'progress'>, reward=1.0, ...)
+    >>> with Environment("levinson-conrey") as env:                         # doctest: +SKIP
+    ...     env.score('{"P": ["0", "1"], "Q": ["1", "-1"], "R": "6/5"}').label
+    <Label.PROGRESS: 'progress'>
 """
 
 from __future__ import annotations
 
-import atexit
-import queue
 import threading
-import weakref
 from collections import OrderedDict
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
 from mathloop.contract import Contract, load_contract
-from mathloop.domain import Evidence, Label, fraction_str, sha256_hex
+from mathloop.domain import Label, fraction_str, sha256_hex
+from mathloop.env.checkers import CheckerPool
 from mathloop.env.decision import decide
 from mathloop.env.reference import Reference, StoreCommit, reference_state
 from mathloop.env.rewards import RewardTable, certified_gain
@@ -35,7 +32,6 @@ from mathloop.propose.extract import MAX_REPLY_CHARS, NotJSON, extract_json
 from mathloop.propose.prompt import build_messages
 from mathloop.propose.schemas import candidate_schema
 from mathloop.search.gate import open_obligations
-from mathloop.search.runner import CheckOutcome, ProcessRunner
 from mathloop.targets import build_target
 
 DEFAULT_CHECK_TIMEOUT_S = 120  # as `mathloop run`: the contract's limits.check_timeout_s overrides it
@@ -48,7 +44,7 @@ class Score:
 
     Attributes:
         label: correct / progress / no_progress / regression / incomparable, or malformed / error.
-        reward: the reward table's value for the label (scaled by the certified gain if configured).
+        reward: the reward table's value for the label (plus the scaled certified gain, if configured).
         bounds: certified bounds of the candidate's state (exact, in each bound's own direction).
         reasons: why it did not pass the gate (the checkers' and the gate's words); empty on progress.
         evidence_sha256: sha256 of the evidence's canonical bytes (as the store records it), or None.
@@ -85,13 +81,12 @@ class _Judged:
 # (a timeout on a loaded machine is not a property of the candidate).
 _cache: OrderedDict[tuple[str, str, str], _Judged] = OrderedDict()
 _cache_lock = threading.Lock()
-_live: weakref.WeakSet["Environment"] = weakref.WeakSet()
-_atexit_registered = False
 
 
-def _close_all() -> None:
-    for env in list(_live):
-        env.close()
+def clear_cache() -> None:
+    """Forget every cached verdict of this process (for benchmarks and tests)."""
+    with _cache_lock:
+        _cache.clear()
 
 
 class Environment:
@@ -104,37 +99,39 @@ class Environment:
         workers: child processes checking a batch in parallel.
         rejections: recently refused candidates shown in the prompt (store references only).
         timeout_s: seconds per check; default the contract's limits.check_timeout_s.
+        pool: share another environment's checker processes (see `at()`); `workers` is then ignored.
+
+    Raises:
+        ContractError: unknown target or invalid contract.
+        ReferenceError: the seed does not check, or the store commit is not in the lineage.
     """
 
     def __init__(self, target: str | Contract, reference: StoreCommit | None = None, *,
                  rewards: RewardTable | None = None, workers: int = 1, rejections: int = 0,
-                 timeout_s: float | None = None, start_method: str | None = None) -> None:
-        if workers < 1:
-            raise ValueError(f"workers: must be >= 1, got {workers}")
+                 timeout_s: float | None = None, start_method: str | None = None,
+                 pool: CheckerPool | None = None) -> None:
         if rejections < 0:
             raise ValueError(f"rejections: must be >= 0, got {rejections}")
         self.contract = target if isinstance(target, Contract) else load_contract(target)
         self.target = build_target(self.contract)
         self.rewards = rewards or RewardTable()
         self.schema = candidate_schema(self.contract, self.target)
-        self.timeout_s = float(timeout_s or self.contract.limits.get("check_timeout_s", DEFAULT_CHECK_TIMEOUT_S))
-        kwargs = {} if start_method is None else {"start_method": start_method}
-        self._runners = [ProcessRunner(self.timeout_s, **kwargs) for _ in range(workers)]
-        self._idle: queue.SimpleQueue[ProcessRunner] = queue.SimpleQueue()
-        for r in self._runners:
-            self._idle.put(r)
-        self._closed = False
+        self._owns_pool = pool is None
+        if pool is None:
+            timeout = float(timeout_s or self.contract.limits.get("check_timeout_s", DEFAULT_CHECK_TIMEOUT_S))
+            pool = CheckerPool(self.contract, timeout, workers, start_method)
+        elif pool.contract.sha256 != self.contract.sha256:
+            raise ValueError("pool: checks another contract")
+        self._pool = pool
         self._count_lock = threading.Lock()
         self.checks_run = 0  # child-process checks while scoring (cache hits and malformed replies need none)
-        _register(self)
         try:
-            self.reference: Reference = reference_state(self.contract, reference, self._check_one,
+            self.reference: Reference = reference_state(self.contract, reference, self._pool.check,
                                                         rejections=rejections)
-            self._warm()
         except BaseException:
             self.close()
             raise
-        self._key = self.reference.key
+        self._ref_key = self.reference.key
 
     def __repr__(self) -> str:
         return f"Environment({self.contract.name!r}, reference={self.reference.id!r})"
@@ -146,12 +143,17 @@ class Environment:
         self.close()
 
     def close(self) -> None:
-        """Stop the checker processes (idempotent)."""
-        if self._closed:
-            return
-        self._closed = True
-        for r in self._runners:
-            r.close()
+        """Stop the checker processes this environment started (idempotent; shared pools stay up)."""
+        if self._owns_pool:
+            self._pool.close()
+
+    def at(self, reference: StoreCommit | None, *, rejections: int = 0) -> "Environment":
+        """Return an environment at another reference state that shares this one's checker processes."""
+        return Environment(self.contract, reference, rewards=self.rewards, rejections=rejections, pool=self._pool)
+
+    @property
+    def timeout_s(self) -> float:
+        return self._pool.timeout_s
 
     # -- what a model is shown ---------------------------------------------------------------
     def context(self) -> Context:
@@ -171,23 +173,14 @@ class Environment:
 
     def score_batch(self, texts: Sequence[Any]) -> list[Score]:
         """Return one score per completion; distinct payloads are checked in parallel, each once."""
-        if self._closed:
-            raise RuntimeError("environment is closed")
-        found: list[tuple[str, Any] | Score] = [self._extract(t) for t in texts]
+        found = [self._extract(t) for t in texts]
         todo: dict[str, Any] = {}
         for item in found:
             if isinstance(item, tuple) and self._cached(item[0]) is None:
                 todo.setdefault(item[0], item[1])
-        judged = self._check_all(todo)
-        out: list[Score] = []
-        for item in found:
-            if isinstance(item, Score):
-                out.append(item)
-                continue
-            sha = item[0]
-            j = judged.get(sha) or self._cached(sha)
-            out.append(self._score(j, sha))
-        return out
+        judged = dict(zip(todo, self._pool.map(lambda kv: self._judge(*kv), todo.items())))
+        return [item if isinstance(item, Score) else self._score(judged.get(item[0]) or self._cached(item[0]), item[0])
+                for item in found]
 
     def _extract(self, text: Any) -> tuple[str, Any] | Score:
         """Return (payload sha, payload) found in a reply, or its malformed Score."""
@@ -199,76 +192,37 @@ class Environment:
             return self._malformed(f"no usable JSON: {e}")
         return payload_sha(payload), payload
 
-    def _malformed(self, why: str, sha: str | None = None) -> Score:
-        return Score(Label.MALFORMED, self.rewards.value(Label.MALFORMED), {}, (why,), None, sha)
+    def _malformed(self, why: str) -> Score:
+        return Score(Label.MALFORMED, self.rewards.value(Label.MALFORMED), {}, (why,), None, None)
 
     def _score(self, j: _Judged, sha: str) -> Score:
         return Score(j.label, self.rewards.value(j.label, j.gain), dict(j.bounds), j.reasons, j.evidence_sha256, sha)
 
+    def _cache_key(self, sha: str) -> tuple[str, str, str]:
+        return (self.contract.sha256, self._ref_key, sha)
+
     def _cached(self, sha: str) -> _Judged | None:
         with _cache_lock:
-            j = _cache.get((self.contract.sha256, self._key, sha))
+            j = _cache.get(self._cache_key(sha))
             if j is not None:
-                _cache.move_to_end((self.contract.sha256, self._key, sha))
+                _cache.move_to_end(self._cache_key(sha))
             return j
-
-    def _remember(self, sha: str, j: _Judged) -> None:
-        if j.label is Label.ERROR:
-            return
-        with _cache_lock:
-            _cache[(self.contract.sha256, self._key, sha)] = j
-            while len(_cache) > _CACHE_ENTRIES:
-                _cache.popitem(last=False)
-
-    def _check_all(self, todo: Mapping[str, Any]) -> dict[str, _Judged]:
-        if len(todo) <= 1 or len(self._runners) == 1:
-            return {sha: self._judge(sha, p) for sha, p in todo.items()}
-        with ThreadPoolExecutor(max_workers=min(len(todo), len(self._runners))) as pool:
-            return dict(zip(todo, pool.map(lambda kv: self._judge(*kv), todo.items())))
-
-    def _check_one(self, parent_state: Mapping[str, Any] | None, payload: Any) -> CheckOutcome:
-        runner = self._idle.get()
-        try:
-            return runner.check(self.contract, parent_state, payload)
-        finally:
-            self._idle.put(runner)
 
     def _judge(self, sha: str, payload: Any) -> _Judged:
         ref = self.reference
         with self._count_lock:
             self.checks_run += 1
-        out = self._check_one(ref.head.state, payload)
+        out = self._pool.check(ref.head.state, payload)
         if out.evidence is None:
             label = Label.MALFORMED if out.malformed is not None else Label.ERROR
             j = _Judged(label, {}, (out.malformed or out.error or "checker gave no answer",), None, Fraction(0))
         else:
-            ev: Evidence = out.evidence
-            d = decide(self.contract, ref.scores, ev)
-            gain = certified_gain(self.contract, ref.scores, ev) if d.commits else Fraction(0)
-            j = _Judged(d.label, dict(ev.bounds), d.reasons, sha256_hex(ev.canonical_bytes()), gain)
-        self._remember(sha, j)
+            d = decide(self.contract, ref.scores, out.evidence)
+            gain = certified_gain(self.contract, ref.scores, out.evidence) if d.commits else Fraction(0)
+            j = _Judged(d.label, dict(out.evidence.bounds), d.reasons, sha256_hex(out.evidence.canonical_bytes()), gain)
+        if j.label is not Label.ERROR:
+            with _cache_lock:
+                _cache[self._cache_key(sha)] = j
+                while len(_cache) > _CACHE_ENTRIES:
+                    _cache.popitem(last=False)
         return j
-
-    def _warm(self) -> None:
-        """Start every checker process now, so that scoring later starts none (and creates no file)."""
-        payload = dict(self.contract.seed)
-        threads = [threading.Thread(target=r.check, args=(self.contract, None, payload)) for r in self._runners]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-
-
-def _register(env: Environment) -> None:
-    """Track live environments; close their checkers at exit (before multiprocessing joins them)."""
-    global _atexit_registered
-    _live.add(env)
-    if not _atexit_registered:
-        atexit.register(_close_all)
-        _atexit_registered = True
-
-
-def clear_cache() -> None:
-    """Forget every cached verdict of this process (for benchmarks and tests)."""
-    with _cache_lock:
-        _cache.clear()
