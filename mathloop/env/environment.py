@@ -25,13 +25,12 @@ from mathloop.contract import Contract, load_contract
 from mathloop.domain import Label, fraction_str, sha256_hex
 from mathloop.env.checkers import CheckerPool
 from mathloop.env.decision import decide
+from mathloop.env.prompting import context_at, messages_at
 from mathloop.env.reference import Reference, StoreCommit, reference_state
 from mathloop.env.rewards import RewardTable, certified_gain
 from mathloop.propose.base import Context, payload_sha
 from mathloop.propose.extract import MAX_REPLY_CHARS, NotJSON, extract_json
-from mathloop.propose.prompt import build_messages
 from mathloop.propose.schemas import candidate_schema
-from mathloop.search.gate import open_obligations
 from mathloop.targets import build_target
 
 DEFAULT_CHECK_TIMEOUT_S = 120  # as `mathloop run`: the contract's limits.check_timeout_s overrides it
@@ -158,13 +157,11 @@ class Environment:
     # -- what a model is shown ---------------------------------------------------------------
     def context(self) -> Context:
         """Return the proposer context at the reference state (one sample, no memory of other rounds)."""
-        head = self.reference.head
-        return Context(self.contract, head, open_obligations(head.ranks), self.reference.rejections,
-                       frozenset(), 0, 1)
+        return context_at(self.contract, self.reference.head, self.reference.rejections)
 
     def prompt(self) -> list[dict[str, str]]:
         """Return the system and user messages `--proposer openai` sends at the reference state."""
-        return build_messages(self.context(), self.schema, rejections=len(self.reference.rejections))
+        return messages_at(self.contract, self.schema, self.reference.head, self.reference.rejections)
 
     # -- scoring -----------------------------------------------------------------------------
     def score(self, text: Any) -> Score:

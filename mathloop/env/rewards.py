@@ -20,6 +20,8 @@ obligation would teach exactly what the gate refuses.
 from __future__ import annotations
 
 import math
+import os
+import tomllib
 from dataclasses import asdict, dataclass, fields
 from fractions import Fraction
 from typing import Any, Mapping
@@ -115,3 +117,23 @@ def certified_gain(contract: Contract, reference: Scores | None, evidence: Evide
         if new is not None and old is not None:
             total += max(Fraction(0), oriented(new, spec) - oriented(old, spec))
     return total
+
+
+def load_reward_table(path: str | os.PathLike[str]) -> RewardTable:
+    """Return the reward table of a TOML file's `[rewards]` table (defaults for keys it leaves out).
+
+    Raises:
+        ValueError: "<file>: rewards.<key>: reason" (unreadable file, not TOML, unknown key, wrong order).
+    """
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise ValueError(f"{path}: {e}") from None
+    table = data.get("rewards", {})
+    if not isinstance(table, dict):
+        raise ValueError(f"{path}: rewards: must be a table")
+    try:
+        return RewardTable.from_mapping(table)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"{path}: {e}") from None
