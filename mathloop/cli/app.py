@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from mathloop.cli.audit_cmd import audit
+from mathloop.cli.bench import bench
 from mathloop.cli.check import check
 from mathloop.cli.export_cmd import export
 from mathloop.cli.graph import graph
@@ -24,6 +25,7 @@ app.command()(graph)
 app.command()(check)
 app.command()(export)
 app.command()(audit)
+app.command()(bench)
 
 
 def _register_optional() -> None:
