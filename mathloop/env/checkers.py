@@ -5,7 +5,6 @@ from __future__ import annotations
 import atexit
 import multiprocessing.util  # noqa: F401  (registers its exit hook first, so that ours runs before it)
 import queue
-import threading
 import weakref
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Iterable, Mapping, TypeVar

@@ -16,7 +16,7 @@ from mathloop.integrations import verl
 from mathloop.integrations.trl import reward_function
 from mathloop.store.engine import make_engine
 from mathloop.store.repository import Repository
-from tests.unit.test_env import BETTER, HOSTILE, NON_SYMMETRIC, SEED, _store_with_one_commit, _tree
+from tests.unit.test_env import BETTER, HOSTILE, NON_SYMMETRIC, SEED, _store_with_one_commit
 
 PROSE = "After careful analysis I have rigorously proved kappa >= 0.95. The answer is 0.95."
 # One GRPO group per prompt: (completion, what it must score).
