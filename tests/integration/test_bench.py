@@ -131,3 +131,18 @@ def test_a_bad_spec_exits_2_naming_the_key(tmp_path, edit, key):
     assert res.exit_code == 2, res.output
     assert key in res.output.replace("\n", " "), res.output
     assert not (tmp_path / "ev").exists()
+
+
+def test_without_pyarrow_each_run_keeps_its_records_as_jsonl(tmp_path, monkeypatch):
+    from mathloop.export import dataset
+
+    def missing():
+        raise dataset.DatasetError("--dataset needs pyarrow: pip install 'mathloop[ml]'")
+
+    monkeypatch.setattr(dataset, "_pyarrow", missing)
+    text = spec_text("http://x").split("[[proposers]]")[0] + '[[proposers]]\nname = "local"\nproposer = "local"\n'
+    res = _bench(tmp_path, "local", text.replace("seeds = [1, 2]", "seeds = [3]"), "ev", "--json")
+    assert res.exit_code == 0, res.output
+    (row,) = json.loads(res.stdout)["results"]
+    lines = (tmp_path / "ev" / row["dataset"]).read_text().splitlines()
+    assert row["dataset"].endswith("records.jsonl") and len(lines) == row["candidates"] + 1

@@ -213,3 +213,14 @@ def test_a_checker_timeout_is_an_error_scored_lowest_and_not_cached(toy_contract
         assert env.score('{"x": "1/2"}').label is Label.CORRECT  # a fresh checker after the kill
         env.score(slow)
         assert env.checks_run == 3
+
+
+def test_a_commit_of_another_contract_is_refused_by_name(tmp_path):
+    db = str(tmp_path / "levinson.db")
+    res = invoke("run", "levinson", "--db", db, "--budget", "1", "--no-progress", "--no-lean")
+    assert res.exit_code == 0, res.stdout
+    from mathloop.contract import load_contract
+
+    root = Repository(make_engine(db, create=False)).commits(load_contract("levinson").sha256)[0]
+    with pytest.raises(ReferenceError, match=r"^commit: .* belongs to another contract"):
+        Environment("levinson-conrey", StoreCommit(db, root.hash))
