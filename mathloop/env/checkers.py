@@ -41,6 +41,8 @@ class CheckerPool:
         for r in self._runners:
             self._idle.put(r)
         self.closed = False
+        # Stops the processes when the pool becomes unreachable (an environment dropped without close()).
+        self._finalizer = weakref.finalize(self, _close_runners, list(self._runners))
         _register(self)
         try:
             self.map(lambda _: self.check(None, dict(contract.seed)), range(workers))
@@ -75,8 +77,12 @@ class CheckerPool:
         if self.closed:
             return
         self.closed = True
-        for r in self._runners:
-            r.close()
+        self._finalizer()
+
+
+def _close_runners(runners: list[ProcessRunner]) -> None:
+    for r in runners:
+        r.close()
 
 
 def _register(pool: CheckerPool) -> None:

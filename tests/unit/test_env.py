@@ -224,3 +224,16 @@ def test_a_commit_of_another_contract_is_refused_by_name(tmp_path):
     root = Repository(make_engine(db, create=False)).commits(load_contract("levinson").sha256)[0]
     with pytest.raises(ReferenceError, match=r"^commit: .* belongs to another contract"):
         Environment("levinson-conrey", StoreCommit(db, root.hash))
+
+
+def test_an_environment_dropped_without_close_stops_its_checkers():
+    import gc
+    import multiprocessing
+
+    before = set(multiprocessing.active_children())
+    env = Environment("levinson-conrey", workers=2)
+    procs = set(multiprocessing.active_children()) - before
+    assert len(procs) >= 2 and all(p.is_alive() for p in procs)
+    del env
+    gc.collect()
+    assert not any(p.is_alive() for p in procs)
