@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, Optional
 
@@ -22,6 +23,7 @@ from mathloop.bench.spec import BenchSpec, ProposerSpec, SpecError, load_spec
 from mathloop.cli.common import console, err_console, fail, print_json
 from mathloop.cli.run import DEFAULT_CHECK_TIMEOUT_S
 from mathloop.contract import Contract
+from mathloop.domain import decimal_str
 from mathloop.search.loop import SeedRefused, Session, SessionLimits
 from mathloop.search.runner import ProcessRunner
 from mathloop.store.engine import make_engine
@@ -161,4 +163,14 @@ def _print(report: dict[str, Any], out_dir: Path) -> None:
             pt.add_row(d["target"], str(d["seed"]), d["a"], d["b"], gain, f"{d['progress_share']:+.2f}",
                        f"{d['malformed_share']:+.2f}")
         console.print(pt)
+        by_pair: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+        for d in report["pairs"]:
+            by_pair.setdefault((d["target"], d["a"], d["b"]), []).append(d)
+        for (target, a, b), ds in by_pair.items():
+            gains = {k: sum(Fraction(d["best_bound_gain"][k]["exact"]) for d in ds) / len(ds)
+                     for k in ds[0]["best_bound_gain"] if all(k in d["best_bound_gain"] for d in ds)}
+            progress = sum(d["progress_share"] for d in ds) / len(ds)
+            shown = ", ".join(f"{k} {decimal_str(v, 12)}" for k, v in gains.items()) or "no common bound"
+            console.print(f"{target}: {b} − {a}, mean over {len(ds)} seed(s): bound gain {shown}; "
+                          f"progress share {progress:+.3f}", highlight=False)
     console.print(f"evidence: {out_dir} (protocol.json, results.json, runs/)", highlight=False)

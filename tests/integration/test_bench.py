@@ -146,3 +146,12 @@ def test_without_pyarrow_each_run_keeps_its_records_as_jsonl(tmp_path, monkeypat
     (row,) = json.loads(res.stdout)["results"]
     lines = (tmp_path / "ev" / row["dataset"]).read_text().splitlines()
     assert row["dataset"].endswith("records.jsonl") and len(lines) == row["candidates"] + 1
+
+
+def test_the_human_report_shows_runs_pairs_and_the_mean_over_seeds(ran):
+    tmp, url, report, _ = ran
+    spec = tmp / "spec.toml"
+    res = invoke("bench", str(spec), "-o", str(tmp / "ev3"), "--no-progress")
+    assert res.exit_code == 0, res.output
+    assert report["protocol_sha256"][:16] in res.output and "mean over 2 seed(s)" in res.output
+    assert "evidence:" in res.output
