@@ -148,10 +148,11 @@ def test_without_pyarrow_each_run_keeps_its_records_as_jsonl(tmp_path, monkeypat
     assert row["dataset"].endswith("records.jsonl") and len(lines) == row["candidates"] + 1
 
 
-def test_the_human_report_shows_runs_pairs_and_the_mean_over_seeds(ran):
-    tmp, url, report, _ = ran
-    spec = tmp / "spec.toml"
-    res = invoke("bench", str(spec), "-o", str(tmp / "ev3"), "--no-progress")
+def test_the_human_report_shows_runs_pairs_and_the_mean_over_seeds(tmp_path):
+    text = ('[protocol]\ntargets = ["levinson-conrey"]\nbudget = 2\nseeds = [1, 2]\n'
+            '[[proposers]]\nname = "a"\n[[proposers]]\nname = "b"\nproposer = "local"\n')
+    res = _bench(tmp_path, "two-local", text, "ev")
     assert res.exit_code == 0, res.output
-    assert report["protocol_sha256"][:16] in res.output and "mean over 2 seed(s)" in res.output
+    sha = load_spec(tmp_path / "two-local.toml").protocol_sha256
+    assert sha[:16] in res.output and "b − a, mean over 2 seed(s): bound gain kappa 0.000000000000" in res.output
     assert "evidence:" in res.output
