@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import tempfile
@@ -161,8 +162,11 @@ def test_scoring_writes_no_store_and_creates_no_file(tmp_path, monkeypatch):
     (tmp_path / "tmp").mkdir()
     monkeypatch.chdir(tmp_path / "cwd")
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
-    head = Repository(make_engine(db, create=False)).head(Environment("levinson-conrey").contract.sha256)
+    engine = make_engine(db, create=False)
+    head = Repository(engine).head(Environment("levinson-conrey").contract.sha256)
+    engine.dispose()
     with Environment("levinson-conrey", StoreCommit(db, head.hash), workers=2, rejections=4) as env:
+        gc.collect()  # the run's own engine, if still unreachable-but-open, closes (and checkpoints) now, not later
         before = _tree(tmp_path, Path(tempfile.gettempdir()))
         store_bytes = b"".join(p.read_bytes() for p in sorted((tmp_path / "store").iterdir()))
         scores = env.score_batch(HOSTILE + [json.dumps(p) for p in (BETTER, SEED, NON_SYMMETRIC)]
