@@ -21,7 +21,6 @@ from rich.table import Table
 from mathloop.bench.metrics import pairs, run_row
 from mathloop.bench.spec import BenchSpec, ProposerSpec, SpecError, load_spec
 from mathloop.cli.common import console, err_console, fail, print_json
-from mathloop.cli.run import DEFAULT_CHECK_TIMEOUT_S
 from mathloop.contract import Contract
 from mathloop.domain import decimal_str
 from mathloop.search.loop import SeedRefused, Session, SessionLimits
@@ -67,7 +66,7 @@ def _run(spec: BenchSpec, p: ProposerSpec, contract: Contract, seed: int, out: P
         fail(f"{spec.path}: proposers.{p.name}: {e}")
     repo.ensure_contract(contract)
     session_id = repo.start_session(contract.sha256, prop.name, seed, {"bench": spec.protocol_sha256, **p.identity()})
-    runner = ProcessRunner(float(contract.limits.get("check_timeout_s", DEFAULT_CHECK_TIMEOUT_S)))
+    runner = ProcessRunner(float(contract.check_timeout_s))
     try:
         summary = Session(contract, repo, runner, session_id).run(prop, SessionLimits(spec.budget, spec.time_limit,
                                                                                        spec.samples))

@@ -24,7 +24,7 @@ from typing import Any, Mapping, Sequence
 from mathloop.contract import Contract, load_contract
 from mathloop.domain import Label, fraction_str, sha256_hex
 from mathloop.env.checkers import CheckerPool
-from mathloop.env.decision import decide
+from mathloop.search.gate import decide
 from mathloop.env.prompting import context_at, messages_at
 from mathloop.env.reference import Reference, StoreCommit, reference_state
 from mathloop.env.rewards import RewardTable, certified_gain
@@ -33,7 +33,6 @@ from mathloop.propose.extract import MAX_REPLY_CHARS, NotJSON, extract_json
 from mathloop.propose.schemas import candidate_schema
 from mathloop.targets import build_target
 
-DEFAULT_CHECK_TIMEOUT_S = 120  # as `mathloop run`: the contract's limits.check_timeout_s overrides it
 _CACHE_ENTRIES = 65_536
 
 
@@ -117,7 +116,7 @@ class Environment:
         self.schema = candidate_schema(self.contract, self.target)
         self._owns_pool = pool is None
         if pool is None:
-            timeout = float(timeout_s or self.contract.limits.get("check_timeout_s", DEFAULT_CHECK_TIMEOUT_S))
+            timeout = float(timeout_s or self.contract.check_timeout_s)
             pool = CheckerPool(self.contract, timeout, workers, start_method)
         elif pool.contract.sha256 != self.contract.sha256:
             raise ValueError("pool: checks another contract")

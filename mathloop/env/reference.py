@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from mathloop.contract import Contract
-from mathloop.domain import Scores, canonical_json, sha256_hex
-from mathloop.env.decision import decide
+from mathloop.domain import Label, Scores, canonical_json, sha256_hex
+from mathloop.search.gate import decide
 from mathloop.propose.base import Head, Rejection
 from mathloop.search.runner import CheckOutcome
 from mathloop.store.engine import StoreError, make_engine
@@ -75,7 +75,7 @@ def seed_reference(contract: Contract, check: Check) -> Reference:
     if out.evidence is None:
         raise ReferenceError(f"{contract.path}: seed: {out.malformed or out.error}")
     decision = decide(contract, None, out.evidence)
-    if decision.label.value == "error":
+    if decision.label is Label.ERROR:
         raise ReferenceError(f"{contract.path}: seed: {'; '.join(decision.reasons)}")
     ev = out.evidence
     return Reference(SEED, Head(SEED, 0, ev.state, ev.ranks, dict(ev.bounds)))
