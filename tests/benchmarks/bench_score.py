@@ -6,7 +6,7 @@ re-sampled, re-wrapped in prose or code fences), and valid candidates (improveme
 non-symmetric Q). Each worker count starts from an empty cache. Prints completions/s per worker
 count, the machine's core count and its load average (the machine may be shared). Usage:
 
-    python tests/benchmarks/bench_score.py [--n 1000] [--workers 1 2] [--target levinson-conrey]
+    python tests/benchmarks/bench_score.py [--n 1000] [--workers 1 2] [--target levinson-conrey] [--mix distinct]
 """
 
 from __future__ import annotations
@@ -69,6 +69,11 @@ def completions(n: int, seed: int = 0) -> list[str]:
     return out
 
 
+def distinct(n: int, seed: int = 0) -> list[str]:
+    """Return n distinct valid candidates (the worst case for the cache: every completion is checked)."""
+    return [json.dumps({"P": ["0", "1"], "Q": ["1", "-1"], "R": f"{100000 + i}/100000"}) for i in range(n)]
+
+
 def measure(target: str, texts: list[str], workers: int) -> dict:
     clear_cache()
     with Environment(target, workers=workers) as env:
@@ -87,9 +92,11 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=1000)
     ap.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--target", default="levinson-conrey")
+    ap.add_argument("--mix", choices=("realistic", "distinct"), default="realistic",
+                    help="realistic: 40 %% malformed, duplicates; distinct: every completion a new valid candidate")
     args = ap.parse_args()
-    texts = completions(args.n)
-    print(f"target {args.target}, {len(texts)} completions, {os.cpu_count()} cores, "
+    texts = completions(args.n) if args.mix == "realistic" else distinct(args.n)
+    print(f"target {args.target}, {len(texts)} completions ({args.mix}), {os.cpu_count()} cores, "
           f"load average before {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     for w in args.workers:
         print(json.dumps(measure(args.target, texts, w)))
