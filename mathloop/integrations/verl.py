@@ -119,3 +119,21 @@ def compute_score_batch(data_sources: Sequence[str], solution_strs: Sequence[Any
         for i, s in zip(idx, env.score_batch([completion_text(solution_strs[i]) for i in idx])):
             out[i] = _result(s, env)
     return [r for r in out if r is not None]
+
+
+def rows(target: str, n: int = 1, *, db: str | None = None, commit: str | None = None) -> list[dict[str, Any]]:
+    """Return n rows of a verl RL dataset for `target`: prompt at the reference state, data_source, extra_info.
+
+    Write them with `pandas.DataFrame(rows).to_parquet(...)` and point `data.train_files` at the file.
+
+    Raises:
+        ValueError: commit without db.
+    """
+    if commit is not None and db is None:
+        raise ValueError("commit: needs db= (the store the commit is in)")
+    with Environment(target, StoreCommit(db, commit) if commit else None) as env:
+        prompt, ref = env.prompt(), env.reference.id
+    info = {"db": db, "reference_commit": ref} if commit else {}
+    return [{"data_source": PREFIX + env.contract.name, "prompt": prompt, "ability": "math",
+             "reward_model": {"style": "rule", "ground_truth": ref},
+             "extra_info": {**info, "index": i}} for i in range(n)]

@@ -167,3 +167,16 @@ def test_verl_batch_manager_convention_matches_the_single_calls():
     single, _ = verl_calls(verl.compute_score, rows, [c for c, _ in GROUP])
     assert [b["score"] for b in batch] == single
     assert os.path.basename(verl.__file__) == "verl.py"  # verl loads it by path: custom_reward_function.path
+
+
+def test_verl_rows_round_trip_through_compute_score(tmp_path):
+    db, _ = _store_with_one_commit(tmp_path)
+    head = verl.rows("levinson-conrey", 1)[0]
+    assert head["data_source"] == "mathloop/levinson-conrey" and head["prompt"][0]["role"] == "system"
+    from mathloop.contract import load_contract
+
+    tip = Repository(make_engine(db, create=False)).head(load_contract("levinson-conrey").sha256)
+    at_tip = verl.rows("levinson-conrey", 2, db=db, commit=tip.hash[:12])
+    assert [r["extra_info"]["index"] for r in at_tip] == [0, 1] and at_tip[0]["extra_info"]["reference_commit"] == tip.hash
+    rewards, _ = verl_calls(verl.compute_score, [head, at_tip[0]], [json.dumps(BETTER)] * 2)
+    assert rewards[0] > 0 and rewards[1] == 0  # BETTER improves on the seed and is the tip's own state
