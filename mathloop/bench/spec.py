@@ -34,7 +34,7 @@ from mathloop import __version__
 from mathloop.contract import Contract, ContractError, load_contract
 from mathloop.domain import canonical_json, sha256_hex
 from mathloop.env.rewards import RewardTable
-from mathloop.propose.openai_proposer import check_base_url
+from mathloop.propose.chat import check_base_url
 from mathloop.propose.schemas import candidate_schema
 from mathloop.targets import build_target
 

@@ -7,8 +7,10 @@ import typer
 from mathloop.cli.audit_cmd import audit
 from mathloop.cli.bench import bench
 from mathloop.cli.check import check
+from mathloop.cli.checkpoint import checkpoint
 from mathloop.cli.export_cmd import export
 from mathloop.cli.graph import graph
+from mathloop.cli.lean_cmds import doctor, lean_check
 from mathloop.cli.log import log
 from mathloop.cli.run import run
 from mathloop.cli.status import status
@@ -26,19 +28,9 @@ app.command()(check)
 app.command()(export)
 app.command()(audit)
 app.command()(bench)
-
-
-def _register_optional() -> None:
-    """Register commands whose modules belong to optional layers (Lean), if present."""
-    try:
-        from mathloop.cli.lean_cmds import doctor, lean_check
-    except ImportError:
-        return
-    app.command("lean-check")(lean_check)
-    app.command()(doctor)
-
-
-_register_optional()
+app.command("lean-check")(lean_check)
+app.command()(doctor)
+app.command()(checkpoint)
 
 
 def main() -> None:

@@ -37,7 +37,7 @@ def export(
 
         export_dataset(contract, repo, dataset, rewards)
     if lean:
-        from mathloop.cli.export_lean import export_lean
+        from mathloop.cli.lean_cmds import export_lean
 
         export_lean(contract, repo, lean)
     if certificates:

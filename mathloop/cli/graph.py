@@ -11,6 +11,7 @@ from rich.tree import Tree
 from mathloop.cli.common import TARGET_HELP, contract_option, DB_HELP, bounds_text, console, fail, open_contract, open_repo
 from mathloop.domain import Kind
 from mathloop.export.graph import node_statuses, render, to_dot
+from mathloop.lean import attest
 from mathloop.targets import build_target
 
 _STYLE = {"discharged": "green", "open": "yellow", "refuted": "red", "error": "red", "taken as given": "cyan"}
@@ -33,10 +34,10 @@ def graph(
         if o.bound is not None and o.bound.class_maximum is not None:
             details[o.id] = "; ".join(x for x in (details[o.id], o.bound.class_maximum_text()) if x)
     nodes = node_statuses(contract, evidence, details)
-    lean = repo.lean_statuses(contract.sha256)
+    lean = attest.statuses(repo.engine, contract.sha256, [head.hash] if head else [])
     bline = bounds_text(contract, head.bounds) if head else "no commits yet"
     if head:
-        bline += f" — head {head.hash[:12]}" + (f", Lean: {lean[head.hash].status}" if head.hash in lean else "")
+        bline += f" — head {head.hash[:12]}" + f", Lean: {lean[head.hash]['status']}"
     if output is not None:
         fmt = output.suffix.lstrip(".").lower()
         if fmt not in ("dot", "svg", "png"):
