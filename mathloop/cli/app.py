@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from mathloop.cli.audit_cmd import audit
+from mathloop.cli.bench import bench
 from mathloop.cli.check import check
 from mathloop.cli.checkpoint import checkpoint
 from mathloop.cli.export_cmd import export
@@ -30,6 +31,7 @@ app.command()(serve)
 app.command()(check)
 app.command()(export)
 app.command()(audit)
+app.command()(bench)
 app.command("lean-check")(lean_check)
 app.command()(doctor)
 app.command()(checkpoint)
