@@ -13,6 +13,7 @@ REGISTRY: dict[str, str] = {
     "critical-line-zeros": "mathloop.targets.critical_line_zeros.target:CriticalLineZeros",
     "pair-correlation": "mathloop.targets.pair_correlation.target:PairCorrelation",
     "pair-correlation-rh": "mathloop.targets.pair_correlation.rh_target:PairCorrelationRH",
+    "pair-correlation-rh-ceiling": "mathloop.targets.pair_correlation_rh_ceiling.target:PairCorrelationRHCeiling",
 }
 
 
