@@ -11,6 +11,7 @@ from rich.tree import Tree
 from mathloop.cli.common import DB_HELP, bounds_text, console, fail, open_contract, open_repo
 from mathloop.domain import Kind
 from mathloop.export.graph import node_statuses, render, to_dot
+from mathloop.search.bracket import bracket
 from mathloop.targets import build_target
 
 _STYLE = {"discharged": "green", "open": "yellow", "refuted": "red", "error": "red", "taken as given": "cyan"}
@@ -33,6 +34,9 @@ def graph(
     bline = bounds_text(contract, head.bounds) if head else "no commits yet"
     if head:
         bline += f" — head {head.hash[:12]}" + (f", Lean: {lean[head.hash].status}" if head.hash in lean else "")
+    br = bracket(repo, contract)
+    if br is not None:
+        bline += f" — bracket (ASSUMING RH) {br.text()}"
     if output is not None:
         fmt = output.suffix.lstrip(".").lower()
         if fmt not in ("dot", "svg", "png"):

@@ -9,6 +9,7 @@ from rich.table import Table
 
 from mathloop.cli.common import (DB_HELP, bounds_json, console, hypotheses_line, open_contract, open_repo,
                                  print_json)
+from mathloop.search.bracket import bracket
 from mathloop.search.gate import open_obligations
 
 
@@ -26,6 +27,7 @@ def status(
     hyps = [{"id": h.id, "title": h.title, "citation": h.citation, "statement": h.statement}
             for h in contract.hypotheses]
     older = [c.sha256 for c in repo.lineages(contract.name) if c.sha256 != contract.sha256]
+    br = bracket(repo, contract)
     if as_json:
         print_json({
             "target": contract.name,
@@ -45,6 +47,7 @@ def status(
             "labels": labels,
             "hypotheses": hyps,
             "other_lineages": older,
+            **({"bracket": br.to_json()} if br is not None else {}),
         })
         return
     console.print(f"[bold]{contract.name}[/] — {contract.title}")
@@ -60,6 +63,8 @@ def status(
     for name, value in bounds_json(contract, head.bounds).items():
         t.add_row(name, value, hypotheses_line(contract))
     console.print(t)
+    if br is not None:
+        console.print(f"bracket of the class's best value (ASSUMING RH): {br.text()}", highlight=False)
     console.print(f"head {head.hash} (seq {head.seq}, {head.created_at})"
                   + (f", Lean: {lean[head.hash].status}" if head.hash in lean else ""))
     console.print("open obligations: " + (", ".join(open_obligations(head.ranks)) or "none"))

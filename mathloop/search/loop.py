@@ -10,6 +10,7 @@ from typing import Callable, Protocol
 from mathloop.contract.model import Contract
 from mathloop.domain import Evidence, Label
 from mathloop.propose.base import Context, Proposal, Proposer, StopSession, payload_sha
+from mathloop.search.bracket import guard as bracket_guard
 from mathloop.search.gate import beyond_class_maximum, gate, gate_reasons, open_obligations
 from mathloop.search.runner import CheckRunner
 from mathloop.store.repository import CommitRecord, HeadMoved, Repository
@@ -112,7 +113,7 @@ class Session:
                 self._record(head, p, Label.ERROR, [out.error])
                 return head, Label.ERROR
             evidence = out.evidence
-            why = beyond_class_maximum(self.contract, evidence)
+            why = beyond_class_maximum(self.contract, evidence) or bracket_guard(self.repo, self.contract, evidence, head.hash)
             if why:
                 self._record(head, p, Label.ERROR, [why], evidence)
                 return head, Label.ERROR

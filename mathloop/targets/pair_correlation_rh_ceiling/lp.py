@@ -18,6 +18,7 @@ from scipy.optimize import linprog
 
 Y_MAX = 20.0  # free nodes k_j lie in [-L, Y_MAX - L]
 W_GAP = 1e-9  # w <= 1/2 - W_GAP
+KEEP_SLACK = 0.05  # rows with f(t) above this are dropped between rounds (cuts re-find them if needed)
 
 
 @dataclass(frozen=True)
@@ -120,5 +121,8 @@ def solve(N: int, M: int, *, mass: bool = True, margin: float = 1e-6, grid_facto
         result = DualLp(N, M, L, k, w, rnd + 1, float(min(f(t).min(), f(cuts).min() if len(cuts) else np.inf)))
         if len(cuts) == 0:
             return result
-        t = np.concatenate([t, cuts])
+        near = np.outer(cuts, np.ones(5)) + np.arange(-2, 3) / (64.0 * M)  # pin each minimum's neighbourhood
+        ft = f(t)
+        keep = t[(ft < KEEP_SLACK) | (ft <= np.sort(ft)[min(len(ft) - 1, 3 * rows.nv)])]  # drop far-inactive rows
+        t = np.concatenate([keep, np.clip(near.ravel(), 0.0, 1.0)])
     return result
