@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import linprog
 
-Y_MAX = 20.0  # free nodes k_j lie in [-L, Y_MAX - L]
+Y_MAX = 10.0  # free nodes k_j lie in [-L, Y_MAX - L]
 W_GAP = 1e-9  # w <= 1/2 - W_GAP
 KEEP_SLACK = 0.05  # rows with f(t) above this are dropped between rounds (cuts re-find them if needed)
 

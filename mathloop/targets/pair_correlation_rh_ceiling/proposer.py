@@ -2,10 +2,12 @@
 
 Configurations (1/h, A) are tried in order of size, all with a point mass at alpha = 1 (its weight
 goes to the largest value the large-x condition allows, just below 1/2). For each, the LP optimum
-(lp.solve with a margin) is rounded to multiples of 10^-12 (L rounded down, nodes on [0, 1] then
-exactly j h - L, the other nodes clamped to >= -L, the weight rounded down) and pre-screened with the
-checker's own exact conditions and Arb certificate. If it fails, L is backed off: the LP is re-solved
-with a 10x larger margin. A configuration that does not beat the head by the minimum improvement is
+(lp.solve with a small margin and a bounded number of cutting-plane rounds) is rounded to multiples
+of 10^-12 (L rounded down, nodes on [0, 1] then exactly j h - L, the other nodes clamped to >= -L,
+the weight rounded down) and pre-screened with the checker's own exact conditions and Arb
+certificate. If it fails, L is backed off: duals form a convex set, so the proposer mixes it with a
+strictly feasible dual of the same grid (the LP with a large margin) with the largest weight that
+the rigorous pre-screen accepts. A configuration that does not beat the head by the minimum improvement is
 skipped, so the proposer moves to finer grids and longer supports when it stalls. The checker
 certifies whatever is proposed; HiGHS is deterministic, so the seed is only recorded.
 """
@@ -19,13 +21,14 @@ from typing import Any
 
 from mathloop.domain import fraction_str
 from mathloop.propose.base import Context, Proposal, payload_sha
-from mathloop.targets.pair_correlation_rh_ceiling import conditions, lp
+from mathloop.targets.pair_correlation_rh_ceiling import conditions, cross_check, lp
 from mathloop.targets.pair_correlation_rh_ceiling.arb_positivity import certify_dual_positive
 from mathloop.targets.pair_correlation_rh_ceiling.candidate import DualCandidate, Mass
 
 CONFIGS = ((5, 2), (10, 3), (10, 6), (20, 6), (20, 8), (20, 10), (30, 10), (40, 8), (40, 10), (40, 14), (60, 12),
            (80, 12), (80, 16))
-MARGINS = (1e-5, 1e-4, 1e-3)
+TIGHT_MARGIN, TIGHT_ROUNDS = 1e-5, 40
+INNER_MARGINS, INNER_ROUNDS = (2e-2, 1e-1), 8
 DENOMINATOR = 10**12
 
 
@@ -73,6 +76,18 @@ def back_off(c: DualCandidate, interior: DualCandidate, max_cells: int, steps: i
     return None
 
 
+def mixing_weights(c: DualCandidate, inner: DualCandidate) -> list[Fraction]:
+    """Return the lam to try for lam c + (1 - lam) inner, largest first, from the float minima of both.
+
+    f is affine in the dual, so with min f(c) = -e < 0 and min f(inner) = g > 0 the mixture is >= 0
+    for lam <= g / (g + e) (as far as floats see); the checker decides.
+    """
+    e = max(-cross_check.sample_minimum(c, Fraction(1))[1], 0.0)
+    g = cross_check.sample_minimum(inner, Fraction(1))[1]
+    lam0 = g / (g + e) if g + e > 0 else 0.5
+    return [Fraction(lam0 * s).limit_denominator(10**6) for s in (0.999, 0.99, 0.9, 0.5, 0.1)]
+
+
 class CeilingProposer:
     """Deterministic LP proposer (see module doc); honours the session deadline."""
 
@@ -82,30 +97,44 @@ class CeilingProposer:
         self.target = target
         self.seed = seed
         self.configs = configs
-        self._cache: dict[tuple[int, int], tuple[DualCandidate, float, float] | None] = {}
+        self._cache: dict[tuple[int, int], tuple[DualCandidate, float, str] | None] = {}
 
     def _fits(self, N: int, A: int) -> bool:
         lim = self.target.limits
         return N <= lim.max_inv_h and A <= lim.A_max and N * A + 1 <= lim.max_nodes and lim.max_masses >= 1
 
-    def _candidate(self, N: int, A: int, deadline: float | None) -> tuple[DualCandidate, float, float] | None:
-        """Return (certified-looking candidate, LP ceiling, margin) for a configuration, or None."""
+    def _solve(self, N: int, A: int, margin: float, rounds: int, deadline: float | None) -> DualCandidate | None:
+        res = lp.solve(N, N * A, margin=margin, max_rounds=rounds, deadline=deadline)
+        return None if res is None else rationalise(res)
+
+    def _search(self, N: int, A: int, deadline: float | None) -> tuple[DualCandidate, str] | None:
+        """Return (candidate that prescreens, how it was obtained) for a configuration, or None."""
+        cells = self.target.max_cells
+        tight = self._solve(N, A, TIGHT_MARGIN, TIGHT_ROUNDS, deadline)
+        if tight is None:
+            return None
+        if prescreen(tight, cells):
+            return tight, f"LP margin {TIGHT_MARGIN:g}"
+        for margin in INNER_MARGINS:  # a strictly feasible dual on the same grid, then back L off towards it
+            inner = self._solve(N, A, margin, INNER_ROUNDS, deadline)
+            if inner is None:
+                return None
+            if not prescreen(inner, cells):
+                continue
+            for lam in mixing_weights(tight, inner):
+                mixed = convex_combination(tight, inner, lam)
+                if prescreen(mixed, cells):
+                    return mixed, f"lam = {lam} of the LP (margin {TIGHT_MARGIN:g}) + the LP with margin {margin:g}"
+            return inner, f"LP margin {margin:g}"
+        return None
+
+    def _candidate(self, N: int, A: int, deadline: float | None) -> tuple[DualCandidate, float, str] | None:
         key = (N, A)
         if key not in self._cache:
-            found = None
-            for margin in MARGINS:
-                if deadline is not None and time.monotonic() >= deadline:
-                    return None  # not cached: a later session with more time retries it
-                res = lp.solve(N, N * A, margin=margin, deadline=deadline)
-                if res is None:
-                    if deadline is not None and time.monotonic() >= deadline:
-                        return None
-                    break
-                c = rationalise(res)
-                if prescreen(c, self.target.max_cells):
-                    found = (c, res.ceiling, margin)
-                    break
-            self._cache[key] = found
+            got = self._search(N, A, deadline)
+            if got is None and deadline is not None and time.monotonic() >= deadline:
+                return None  # not cached: a later session with more time retries it
+            self._cache[key] = None if got is None else (got[0], float(got[0].ceiling), got[1])
         return self._cache[key]
 
     def propose(self, ctx: Context) -> list[Proposal]:
@@ -121,10 +150,9 @@ class CeilingProposer:
             got = self._candidate(N, A, ctx.deadline)
             if got is None:
                 continue
-            c, lp_ceiling, margin = got
+            c, _, how = got
             payload = c.payload()
             if (roof is None or c.ceiling <= roof) and payload_sha(payload) not in ctx.seen:
                 return [Proposal(payload, self.name, {"h": fraction_str(c.h), "A": fraction_str(c.A),
-                                                      "lp_ceiling": f"{lp_ceiling:.10f}", "margin": f"{margin:g}",
-                                                      "seed": self.seed})]
+                                                      "how": how, "seed": self.seed})]
         return []
