@@ -244,3 +244,9 @@ def test_local_proposer_beats_the_head_deterministically(contract, target, seed)
     assert len(a) == 1 and a[0].payload == b[0].payload
     ev2 = target.check(None, target.parse(a[0].payload))
     assert ev2.bounds["ceiling"] <= F(759, 1000) - contract.bound_spec("ceiling").min_improvement
+
+
+def test_candidate_schema_matches_the_parser(target, seed):
+    s = target.candidate_schema()
+    assert set(s["required"]) == {"h", "A", "L", "nodes"} and "masses" in s["properties"]
+    assert set(s["properties"]) == set(seed) and not s["additionalProperties"]

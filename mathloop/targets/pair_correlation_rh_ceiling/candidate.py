@@ -60,6 +60,27 @@ class Limits:
     max_masses: int
 
 
+def schema(lim: Limits) -> dict[str, Any]:
+    """Return the JSON schema offered to models (it guides; `parse_candidate` is the judge)."""
+    rational = {"type": "string", "pattern": r"^[+-]?[0-9]+(/[0-9]+)?$", "maxLength": lim.max_digits + 8}
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": sorted(KEYS),
+        "properties": {
+            "h": {**rational, "description": "grid step, 1/h an integer"},
+            "A": {**rational, "description": "support [-A, A], A/h an integer, A >= 1"},
+            "L": {**rational, "description": "ceiling = 2 - L"},
+            "nodes": {"type": "array", "items": rational, "minItems": 2, "maxItems": lim.max_nodes,
+                      "description": "k(j h) for j = 0 .. A/h: j h - L for j h <= 1, >= -L beyond, last 0"},
+            "masses": {"type": "array", "maxItems": lim.max_masses, "items": {
+                "type": "object", "additionalProperties": False, "required": ["at", "weight"],
+                "properties": {"at": rational, "weight": rational}},
+                "description": "point masses at >= 1, weights >= 0 summing to < 1/2"},
+        },
+    }
+
+
 def parse_candidate(payload: Any, lim: Limits) -> DualCandidate:
     """Return the typed candidate. Raises Malformed naming the field and the reason."""
     if isinstance(payload, Mapping) and "masses" in payload:

@@ -22,7 +22,7 @@ from mathloop.targets.base import CheckerCrash, Malformed, Target
 from mathloop.targets.pair_correlation.evidence import Outcome, assemble, int_limit
 from mathloop.targets.pair_correlation_rh_ceiling import conditions, cross_check
 from mathloop.targets.pair_correlation_rh_ceiling.arb_positivity import certify_dual_positive
-from mathloop.targets.pair_correlation_rh_ceiling.candidate import DualCandidate, Limits, parse_candidate
+from mathloop.targets.pair_correlation_rh_ceiling.candidate import DualCandidate, Limits, parse_candidate, schema
 
 BOUND_NAME = "ceiling"
 LEMMA_REASON = ("weak duality J(r) >= L r(0) on the class: proved on paper (Parseval + signs; contract statement and "
@@ -76,7 +76,11 @@ class PairCorrelationRHCeiling(Target):
         except Malformed as e:
             raise ContractError(contract.path, "seed", str(e)) from None
 
+    def candidate_schema(self) -> dict[str, Any]:
+        return schema(self.limits)
+
     def parse(self, payload: Any) -> DualCandidate:
+        """Return the dual candidate. Raises Malformed("<field>: reason")."""
         return parse_candidate(payload, self.limits)
 
     def check(self, parent_state: Mapping[str, Any] | None, candidate: DualCandidate) -> Evidence:
