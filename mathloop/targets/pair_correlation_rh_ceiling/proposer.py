@@ -25,8 +25,8 @@ from mathloop.targets.pair_correlation_rh_ceiling import conditions, cross_check
 from mathloop.targets.pair_correlation_rh_ceiling.arb_positivity import certify_dual_positive
 from mathloop.targets.pair_correlation_rh_ceiling.candidate import DualCandidate, Mass
 
-CONFIGS = ((5, 2), (10, 3), (10, 6), (20, 6), (20, 8), (20, 10), (30, 10), (40, 8), (40, 10), (40, 14), (60, 12),
-           (80, 12), (80, 16))
+CONFIGS = ((5, 2), (10, 3), (10, 6), (20, 6), (20, 8), (20, 10), (30, 10), (30, 15), (40, 12), (40, 16), (50, 16),
+           (60, 16), (60, 20), (80, 20))
 TIGHT_MARGIN, TIGHT_ROUNDS = 1e-5, 40
 INNER_MARGINS, INNER_ROUNDS = (2e-2, 1e-1), 8
 DENOMINATOR = 10**12
@@ -88,6 +88,14 @@ def mixing_weights(c: DualCandidate, inner: DualCandidate) -> list[Fraction]:
     return [Fraction(lam0 * s).limit_denominator(10**6) for s in (0.999, 0.99, 0.9, 0.5, 0.1)]
 
 
+def _size(state: Any) -> int:
+    """Return A/h of a head state (0 if unreadable): the proposer only tries larger grids."""
+    try:
+        return int(Fraction(state["A"]) / Fraction(state["h"]))
+    except (KeyError, TypeError, ValueError, ZeroDivisionError):
+        return 0
+
+
 class CeilingProposer:
     """Deterministic LP proposer (see module doc); honours the session deadline."""
 
@@ -142,8 +150,9 @@ class CeilingProposer:
         spec = ctx.contract.bound_spec("ceiling")
         head = ctx.head.bounds.get("ceiling") if ctx.head else None
         roof = None if head is None else head - spec.min_improvement
+        size = _size(ctx.head.state) if ctx.head else 0
         for N, A in self.configs:
-            if not self._fits(N, A):
+            if not self._fits(N, A) or N * A <= size:  # raise 1/h and A beyond the head's grid
                 continue
             if ctx.deadline is not None and time.monotonic() >= ctx.deadline:
                 return []
