@@ -229,3 +229,31 @@ class Scores:
     @classmethod
     def of(cls, evidence: Evidence) -> "Scores":
         return cls(evidence.ranks, dict(evidence.bounds))
+
+
+def payload_sha(payload: Any) -> str:
+    """Return the sha256 that identifies a payload in the memory (canonical JSON)."""
+    try:
+        return sha256_hex(canonical_json(payload))
+    except (TypeError, ValueError):
+        return sha256_hex(repr(payload).encode("utf-8"))
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """A recent refused candidate, fed back to proposers as a negative example."""
+
+    payload: Any
+    label: Label
+    reasons: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Head:
+    """The current head of a lineage as proposers see it."""
+
+    commit: str
+    seq: int
+    state: Mapping[str, Any]
+    ranks: Mapping[str, int]
+    bounds: Mapping[str, Fraction]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from mathloop import targets
+from mathloop.targets import registry
 from mathloop.contract import load_contract
 from mathloop.store.engine import make_engine
 from mathloop.store.repository import Repository
@@ -17,7 +17,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture
 def toy_registered(monkeypatch):
-    monkeypatch.setitem(targets.REGISTRY, "toy", "tests.support.toy_target:ToyTarget")
+    registry.registered()  # the entry points first, so that the toy entry is an addition
+    monkeypatch.setitem(registry.REGISTRY, "toy", registry.Registered("toy", "tests.support.toy_target:ToyTarget", "tests"))
 
 
 @pytest.fixture

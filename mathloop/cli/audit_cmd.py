@@ -2,25 +2,27 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Optional
 
 import typer
 from rich.progress import Progress
 
-from mathloop.cli.common import DB_HELP, console, fail, open_contract, open_repo
+from mathloop.cli.common import TARGET_HELP, contract_option, DB_HELP, console, fail, open_contract, open_repo
 from mathloop.search.audit import audit as run_audit
 from mathloop.search.runner import ProcessRunner
 
 
 def audit(
-    target: str = typer.Argument(..., help="Target name or contract path."),
+    target: Optional[str] = typer.Argument(None, help=TARGET_HELP),
+    contract_file: Optional[Path] = contract_option(),
     db: Optional[str] = typer.Option(None, "--db", help=DB_HELP),
     hash_only: bool = typer.Option(False, "--hash-only", help="Verify hashes and rows only; do not re-run checkers."),
 ) -> None:
     """Exit 0 when every commit re-verifies; otherwise name the first offending commit and exit 1."""
-    contract = open_contract(target)
+    contract = open_contract(target, contract_file)
     repo = open_repo(db, create=False)
-    runner = None if hash_only else ProcessRunner(float(contract.limits.get("check_timeout_s", 120)))
+    runner = None if hash_only else ProcessRunner(float(contract.check_timeout_s))
     try:
         with Progress(console=console, transient=True) as bar:
             task = bar.add_task("auditing", total=None)

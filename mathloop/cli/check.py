@@ -8,11 +8,13 @@ from typing import Any, Optional
 import typer
 from rich.table import Table
 
-from mathloop.cli.common import DB_HELP, bounds_json, console, fail, hypotheses_line, open_contract, print_json
-from mathloop.domain import Verdict, canonical_json
+from mathloop.cli.common import TARGET_HELP, contract_option, DB_HELP, bounds_json, console, fail, hypotheses_line, open_contract, print_json
+from mathloop.domain import Label, Verdict, canonical_json
 from mathloop.propose.extract import loads_strict
-from mathloop.search.gate import beyond_class_maximum, gate
+from mathloop.search.gate import decide
 from mathloop.search.runner import InProcessRunner
+from mathloop.targets import build_target
+from mathloop.targets.base import CertificateError, CheckerCrash
 from mathloop.store.engine import StoreError, make_engine
 from mathloop.store.repository import Repository
 
@@ -60,19 +62,20 @@ def _repo(db: str) -> Repository:
 
 
 def check(
-    target: str = typer.Argument(..., help="Target name or contract path."),
+    target: Optional[str] = typer.Argument(None, help=TARGET_HELP),
+    contract_file: Optional[Path] = contract_option(),
     candidate: Path = typer.Option(..., "--candidate", help="Candidate JSON file (or an exported certificate file)."),
     db: Optional[str] = typer.Option(None, "--db", help="Check against this store's head state. " + DB_HELP),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
     """Exit 0 if the candidate checks (no refutation, every bound certified), 1 if refused, 2 if malformed."""
-    contract = open_contract(target)
+    contract = open_contract(target, contract_file)
     payload = _read_candidate(candidate)
     envelope = payload if isinstance(payload, dict) and "mathloop_certificate" in payload else None
     if envelope is not None:
         payload = envelope.get("candidate")
     if isinstance(payload, dict) and "files" in payload and candidate.name == "manifest.json":
-        return _check_chain(contract, candidate, payload, as_json)
+        return _check_chain(contract, candidate, as_json)
     repo = _repo(db) if db is not None else None
     store_head = repo.head(contract.sha256) if repo is not None else None
     parent, parent_from, confirmed = _parent_state(repo, store_head, contract, envelope)
@@ -87,15 +90,16 @@ def check(
             print_json({"ok": False, "error": True, "bounds": {}, "reasons": [out.error]})
         fail(out.error, 1)
     ev = out.evidence
-    if confirmed and isinstance(ev.state, dict) and ev.state.get("conditional_on_parent"):
+    if confirmed and build_target(contract).rests_on_claimed_parent(ev):
         confirmed, parent_from = False, "taken from the payload itself (unconfirmed)"
-    beyond = beyond_class_maximum(contract, ev)
+    decision = decide(contract, head.scores if head else None, ev)
+    beyond = "; ".join(decision.reasons) if decision.label is Label.ERROR else None
     refuted = [r for r in ev.results if r.verdict in (Verdict.REFUTED, Verdict.ERROR)]
     ok = confirmed and not refuted and beyond is None and all(b.name in ev.bounds for b in contract.bounds)
     reasons = ev.reasons() + ([beyond] if beyond else [])
     if not confirmed:
         reasons.append(f"parent state not confirmed ({parent_from}): the bounds below hold only if it is true")
-    would = gate(contract, head.scores if head else None, ev).label.value if head else None
+    would = decision.label.value if head else None
     if as_json:
         print_json({
             "ok": ok,
@@ -129,51 +133,31 @@ def check(
         raise typer.Exit(1)
 
 
-def _check_chain(contract, manifest_path: Path, manifest: dict, as_json: bool) -> None:
-    """Re-verify an exported certificate chain from the root: each file's parent must be the state
-    the previous file's re-check produced (never the state the file claims)."""
-    from mathloop.domain import sha256_hex
-
-    files = manifest.get("files")
-    if not isinstance(files, list) or not files:
-        fail(f"--candidate {manifest_path}: manifest has no files")
-    runner, reasons, ev = InProcessRunner(), [], None
-    root = runner.check(contract, None, dict(contract.seed))  # the chain starts at the contract's seed
-    if root.evidence is None:
-        fail(f"{contract.path}: seed: {root.malformed or root.error}", 1)
-    parent = root.evidence.state
-    for i, entry in enumerate(files):
-        path = manifest_path.parent / str(entry.get("file", ""))
-        if path.parent != manifest_path.parent or not path.is_file():
-            fail(f"--candidate {manifest_path}: files[{i}]: {path.name} missing or outside the export")
-        if sha256_hex(path.read_bytes()) != entry.get("sha256"):
-            reasons.append(f"{path.name}: sha256 does not match the manifest")
-            break
-        env = _read_candidate(path)
-        if not isinstance(env, dict) or "candidate" not in env:
-            fail(f"--candidate {path}: not a certificate file")
-        if canonical_json(env.get("parent_state")) != canonical_json(parent):
-            reasons.append(f"{path.name}: parent_state differs from the state re-verified from the previous file")
-            break
-        out = runner.check(contract, parent, env["candidate"])
-        if out.evidence is None:
-            reasons.append(f"{path.name}: {out.malformed or out.error}")
-            break
-        ev = out.evidence
-        bad = [r for r in ev.results if r.verdict in (Verdict.REFUTED, Verdict.ERROR)]
-        if bad or beyond_class_maximum(contract, ev):
-            reasons += [f"{path.name}: {r}" for r in ev.reasons()] or [f"{path.name}: refused"]
-            break
-        parent = ev.state
+def _check_chain(contract, manifest_path: Path, as_json: bool) -> None:
+    """Re-verify an exported certificate chain from the root, through the target's own verifier."""
+    try:
+        chain = build_target(contract).verify_certificate_chain(manifest_path, _read_candidate)
+    except CertificateError as e:
+        fail(f"--candidate {e}")
+    except CheckerCrash as e:
+        fail(f"{contract.path}: seed: {e}", 1)
+    if chain is None:
+        fail(f"--candidate {manifest_path}: target {contract.name} has no certificate chains")
+    reasons = list(chain.reasons)
+    for ev in chain.evidences:
+        decision = decide(contract, None, ev)
+        if decision.label is Label.ERROR and not reasons:
+            reasons += decision.reasons
+    ev = chain.evidences[-1] if chain.evidences else None
     ok = not reasons and ev is not None
     result = {"ok": ok, "bounds": bounds_json(contract, ev.bounds) if ok else {},
               "bounds_exact": {k: str(v) for k, v in ev.bounds.items()} if ok else {},
-              "reasons": reasons, "files": len(files), "parent": "root (whole chain re-verified)",
+              "reasons": reasons, "files": chain.files, "parent": "root (whole chain re-verified)",
               "parent_confirmed": True}
     if as_json:
         print_json(result)
     else:
-        console.print(f"{manifest_path}: {len(files)} certificate(s) re-verified from the root" if ok
+        console.print(f"{manifest_path}: {chain.files} certificate(s) re-verified from the root" if ok
                       else f"[red]refused[/]: {'; '.join(reasons)}")
         if ok:
             console.print("certified: " + ", ".join(f"{k} = {v}" for k, v in result["bounds"].items()))

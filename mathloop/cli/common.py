@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, NoReturn
+from pathlib import Path
+from typing import Any, NoReturn, Optional
 
 import typer
 from rich.console import Console
 
-from mathloop.contract import Contract, ContractError, load_contract
+from mathloop.contract import Contract, ContractError, load_contract, load_file
 from mathloop.domain import Direction
 from mathloop.search.gate import bound_specs, decimal
 from mathloop.store.engine import StoreError, make_engine
@@ -27,11 +28,39 @@ def fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
-def open_contract(target: str) -> Contract:
+TARGET_HELP = "Target name (a contract an installed target ships; see `mathloop targets`)."
+CONTRACT_HELP = ("A user contract file (TOML), used only when named here: its own lineage, shown with its hash. "
+                 "It must keep every obligation the target's soundness needs.")
+
+
+def contract_option() -> Any:
+    """Return the `--contract FILE` option shared by every command that opens a contract."""
+    return typer.Option(None, "--contract", help=CONTRACT_HELP, dir_okay=False)
+
+
+def open_contract(target: Optional[str], contract_file: Optional[Path] = None) -> Contract:
+    """Return the shipped contract named `target`, or the user contract `contract_file`; exit 2 on bad input.
+
+    A TARGET that is a path (ends in .toml) is read as a user contract too. With both, TARGET must
+    name the user contract's implementation or its file stem.
+    """
+    if target is None and contract_file is None:
+        fail("give a TARGET name or --contract FILE")
     try:
-        return load_contract(target)
+        if contract_file is None:
+            return load_contract(target)
+        contract = load_file(contract_file)
     except ContractError as e:
         fail(str(e))
+    if target is not None and target not in (contract.name, contract.target):
+        fail(f"TARGET {target!r} does not match --contract {contract_file} (implementation {contract.target!r})")
+    return contract
+
+
+def contract_line(contract: Contract) -> str:
+    """Return "contract 1a2b3c4d5e6f (package mathloop)" or "(user contract file PATH)"."""
+    where = f"package {contract.package}" if contract.source == "package" else f"user contract file {contract.path}"
+    return f"contract {contract.sha256[:12]} ({where})"
 
 
 def open_repo(db: str | None, *, create: bool = True) -> Repository:

@@ -8,12 +8,13 @@ from typing import Optional
 import typer
 from rich.progress import Progress
 
-from mathloop.cli.common import DB_HELP, console, fail, open_contract, open_repo
+from mathloop.cli.common import TARGET_HELP, contract_option, DB_HELP, console, fail, open_contract, open_repo
 from mathloop.export.records import write_records
 
 
 def export(
-    target: str = typer.Argument(..., help="Target name or contract path."),
+    target: Optional[str] = typer.Argument(None, help=TARGET_HELP),
+    contract_file: Optional[Path] = contract_option(),
     db: Optional[str] = typer.Option(None, "--db", help=DB_HELP),
     records: Optional[Path] = typer.Option(None, "--records", help="Write every candidate as a labelled JSONL record."),
     lean: Optional[Path] = typer.Option(None, "--lean", help="Write a standalone Lake project of the committed certificates."),
@@ -22,7 +23,7 @@ def export(
     """Export what the store holds for the target."""
     if not (records or lean or certificates):
         fail("nothing to export: give --records FILE.jsonl, --lean DIR or --certificates DIR")
-    contract = open_contract(target)
+    contract = open_contract(target, contract_file)
     repo = open_repo(db, create=False)
     if records:
         with Progress(console=console, transient=True) as bar:

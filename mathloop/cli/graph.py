@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 from rich.tree import Tree
 
-from mathloop.cli.common import DB_HELP, bounds_text, console, fail, open_contract, open_repo
+from mathloop.cli.common import TARGET_HELP, contract_option, DB_HELP, bounds_text, console, fail, open_contract, open_repo
 from mathloop.domain import Kind
 from mathloop.export.graph import node_statuses, render, to_dot
 from mathloop.search.bracket import bracket
@@ -18,17 +18,21 @@ _STYLE = {"discharged": "green", "open": "yellow", "refuted": "red", "error": "r
 
 
 def graph(
-    target: str = typer.Argument(..., help="Target name or contract path."),
+    target: Optional[str] = typer.Argument(None, help=TARGET_HELP),
+    contract_file: Optional[Path] = contract_option(),
     db: Optional[str] = typer.Option(None, "--db", help=DB_HELP),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write a picture (.dot, .svg, .png)."),
 ) -> None:
     """Show every obligation at the head: discharged, open, refuted, or a hypothesis taken as given."""
-    contract = open_contract(target)
+    contract = open_contract(target, contract_file)
     repo = open_repo(db)
     head = repo.head(contract.sha256)
     evidence = repo.candidate(head.candidate_id).evidence if head else None
     tgt = build_target(contract)
     details = {o.id: tgt.graph_detail(o.id, head.state if head else None) for o in contract.obligations}
+    for o in contract.obligations:  # every class maximum says whether it is a theorem or a numerical optimum
+        if o.bound is not None and o.bound.class_maximum is not None:
+            details[o.id] = "; ".join(x for x in (details[o.id], o.bound.class_maximum_text()) if x)
     nodes = node_statuses(contract, evidence, details)
     lean = repo.lean_statuses(contract.sha256)
     bline = bounds_text(contract, head.bounds) if head else "no commits yet"
@@ -64,4 +68,5 @@ def graph(
             leaf.add(n.detail)
         if n.kind is Kind.HYPOTHESIS:
             leaf.add(f"[cyan]{contract.obligation(n.id).citation}[/]")
+
     console.print(tree)

@@ -2,22 +2,25 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Optional
 
 import typer
 from rich.table import Table
 
-from mathloop.cli.common import DB_HELP, bounds_json, console, open_contract, open_repo, print_json
+from mathloop.cli.common import (DB_HELP, TARGET_HELP, bounds_json, console, contract_line, contract_option, open_contract,
+                                 open_repo, print_json)
 
 
 def log(
-    target: str = typer.Argument(..., help="Target name or contract path."),
+    target: Optional[str] = typer.Argument(None, help=TARGET_HELP),
+    contract_file: Optional[Path] = contract_option(),
     db: Optional[str] = typer.Option(None, "--db", help=DB_HELP),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
     limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Only the newest N commits."),
 ) -> None:
     """List the commits of the target's lineage, root first, each with its certified bounds."""
-    contract = open_contract(target)
+    contract = open_contract(target, contract_file)
     repo = open_repo(db, create=False)
     commits = repo.commits(contract.sha256)
     if limit:
@@ -33,7 +36,7 @@ def log(
             out.append(d)
         print_json(out)
         return
-    t = Table(title=f"{contract.name}: {len(commits)} commit(s)")
+    t = Table(title=f"{contract.name} ({contract_line(contract)}): {len(commits)} commit(s)")
     for col in ("seq", "commit", "parent", "created", "label", "bounds", "lean"):
         t.add_column(col, overflow="fold")
     for c in commits:

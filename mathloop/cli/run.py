@@ -11,17 +11,14 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from mathloop.cli.common import bounds_text, console, fail, hypotheses_line, open_contract, open_repo
+from mathloop.cli.common import (TARGET_HELP, bounds_text, console, contract_line, contract_option, fail,
+                                 hypotheses_line, open_contract, open_repo)
 from mathloop.cli.lean_hook import lean_commit_hook
 from mathloop.contract import Contract
 from mathloop.propose.replay import ReplayProposer
 from mathloop.search.loop import SeedRefused, Session, SessionLimits, SessionSummary
 from mathloop.search.runner import ProcessRunner
 from mathloop.targets import build_target
-
-DEFAULT_BUDGET = 400
-DEFAULT_CHECK_TIMEOUT_S = 120
-
 
 def _proposer(spec: str, contract: Contract, target, seed: int, model_opts: dict):
     if spec == "local":
@@ -62,7 +59,8 @@ class _LiveProgress:
 
 
 def run(
-    target: str = typer.Argument(..., help="Target name (a contract in obligations/) or a contract .toml path."),
+    target: Optional[str] = typer.Argument(None, help=TARGET_HELP),
+    contract_file: Optional[Path] = contract_option(),
     db: Optional[str] = typer.Option(None, "--db", help="Store path or URL (default $MATHLOOP_DB or ./mathloop.db)."),
     proposer: str = typer.Option("local", "--proposer", help="local | openai | openai+local | replay:FILE.jsonl"),
     budget: Optional[int] = typer.Option(None, "--budget", min=1, help="Candidates to process (default: the contract's)."),
@@ -80,10 +78,9 @@ def run(
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Live progress bar."),
 ) -> None:
     """Run a search session: propose, check, gate, and commit only strict progress."""
-    contract = open_contract(target)
+    contract = open_contract(target, contract_file)
     tgt = build_target(contract)
-    limits_cfg = contract.limits
-    budget = budget or int(limits_cfg.get("default_budget", DEFAULT_BUDGET))
+    budget = budget or contract.default_budget
     model_opts = dict(model=model, base_url=base_url, samples=samples, temperature=temperature, max_tokens=max_tokens,
                       concurrency=concurrency, request_timeout=request_timeout, max_tokens_total=max_tokens_total)
     prop = _proposer(proposer, contract, tgt, seed, model_opts)
@@ -92,7 +89,7 @@ def run(
     options = {"budget": budget, "time_limit": time_limit, "samples": samples, "proposer": proposer,
                **{k: v for k, v in model_opts.items() if v is not None}}
     session_id = repo.start_session(contract.sha256, prop.name, seed, options)
-    runner = ProcessRunner(float(limits_cfg.get("check_timeout_s", DEFAULT_CHECK_TIMEOUT_S)))
+    runner = ProcessRunner(float(contract.check_timeout_s))
     session = Session(contract, repo, runner, session_id, on_commit=lean_commit_hook(contract, repo) if lean else None)
     # SIGTERM ends the session like Ctrl-C: the store is consistent after every candidate anyway.
     signal.signal(signal.SIGTERM, _terminate)
@@ -103,7 +100,7 @@ def run(
         except SeedRefused as e:
             repo.end_session(session_id, f"seed refused: {e}")
             fail(str(e), 1)
-        console.print(f"[bold]{contract.name}[/] ({contract.target}, contract {contract.sha256[:12]}) — head "
+        console.print(f"[bold]{contract.name}[/] ({contract.target}, {contract_line(contract)}) — head "
                       f"{head0.hash[:12]} (seq {head0.seq}): {bounds_text(contract, head0.bounds)}")
         console.print(f"[yellow]rests on:[/] {hypotheses_line(contract)}", highlight=False)
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -118,8 +115,9 @@ def run(
         runner.close()
     repo.end_session(session_id, summary.outcome)
     _print_summary(contract, summary)
-    if hasattr(prop, "stats"):
-        stats = dataclasses.asdict(prop.stats())
+    stats = prop.stats()
+    if stats:
+        stats = dataclasses.asdict(stats) if dataclasses.is_dataclass(stats) else dict(stats)
         console.print("proposer: " + ", ".join(f"{k} {v}" for k, v in stats.items()), highlight=False)
 
 

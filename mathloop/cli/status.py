@@ -2,24 +2,26 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Optional
 
 import typer
 from rich.table import Table
 
-from mathloop.cli.common import (DB_HELP, bounds_json, console, hypotheses_line, open_contract, open_repo,
-                                 print_json)
+from mathloop.cli.common import (DB_HELP, TARGET_HELP, bounds_json, console, contract_line, contract_option,
+                                 hypotheses_line, open_contract, open_repo, print_json)
 from mathloop.search.bracket import bracket
 from mathloop.search.gate import open_obligations
 
 
 def status(
-    target: str = typer.Argument(..., help="Target name or contract path."),
+    target: Optional[str] = typer.Argument(None, help=TARGET_HELP),
+    contract_file: Optional[Path] = contract_option(),
     db: Optional[str] = typer.Option(None, "--db", help=DB_HELP),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
     """Show the head of the target's lineage, its certified bounds and the memory's label counts."""
-    contract = open_contract(target)
+    contract = open_contract(target, contract_file)
     repo = open_repo(db, create=False)
     head = repo.head(contract.sha256)
     labels = repo.label_counts(contract.sha256)
@@ -33,6 +35,8 @@ def status(
             "target": contract.name,
             "implementation": contract.target,
             "contract_sha256": contract.sha256,
+            "contract_source": contract.source,
+            "contract_path": str(contract.path),
             "head": None if head is None else {
                 "commit": head.hash,
                 "seq": head.seq,
@@ -46,12 +50,14 @@ def status(
             "commits": 0 if head is None else head.seq + 1,
             "labels": labels,
             "hypotheses": hyps,
+            "class_maxima": [{"bound": b.name, "value": str(b.class_maximum), "theorem": b.class_maximum_is_theorem,
+                              "text": b.class_maximum_text()} for b in contract.bounds if b.class_maximum is not None],
             "other_lineages": older,
             **({"bracket": br.to_json()} if br is not None else {}),
         })
         return
     console.print(f"[bold]{contract.name}[/] — {contract.title}")
-    console.print(f"contract {contract.sha256[:16]} (implementation {contract.target})"
+    console.print(f"{contract_line(contract)}, implementation {contract.target}"
                   + (f"; {len(older)} older contract version(s) kept as separate lineages" if older else ""))
     if head is None:
         console.print("no commits yet: run `mathloop run " + contract.name + "`")
@@ -70,4 +76,7 @@ def status(
     console.print("open obligations: " + (", ".join(open_obligations(head.ranks)) or "none"))
     for h in contract.hypotheses:
         console.print(f"[yellow]hypothesis[/] {h.id}: {h.title} — {h.citation}", highlight=False)
+    for b in contract.bounds:
+        if b.class_maximum is not None:
+            console.print(f"{b.name}: {b.class_maximum_text()}", highlight=False)
     console.print("labels: " + (", ".join(f"{k} {v}" for k, v in sorted(labels.items())) or "none"))

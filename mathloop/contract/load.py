@@ -1,71 +1,69 @@
-"""Load `obligations/<name>.toml` into a validated Contract, with errors naming file and key."""
+"""Load a contract (shipped package data, or a user file named explicitly) into a validated Contract."""
 
 from __future__ import annotations
 
 import json
 import os
 import tomllib
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Mapping
 
-from mathloop.contract.model import BoundSpec, Contract, ContractError, Obligation
+from mathloop.contract.model import DEFAULT_BUDGET, DEFAULT_CHECK_TIMEOUT_S, BoundSpec, Contract, ContractError, Obligation
 from mathloop.domain import Direction, Kind, sha256_hex
 
 _TOP_KEYS = {"target", "parameters", "limits", "obligations", "seed"}
 _TARGET_KEYS = {"implementation", "title", "statement"}
 _OBLIGATION_KEYS = {"id", "kind", "title", "statement", "citation", "depends_on", "checker", "protected", "bound"}
-_BOUND_KEYS = {"name", "direction", "min_improvement", "class_maximum", "goal", "digits"}
+_BOUND_KEYS = {"name", "direction", "min_improvement", "class_maximum", "class_maximum_basis", "goal", "digits"}
 MAX_CONTRACT_BYTES = 1_000_000
 
 
-def contracts_dir() -> Path:
-    """Return where contracts are looked up: $MATHLOOP_CONTRACTS, ./obligations, or the checkout's."""
-    env = os.environ.get("MATHLOOP_CONTRACTS")
-    if env:
-        return Path(env)
-    local = Path.cwd() / "obligations"
-    if local.is_dir():
-        return local
-    return Path(__file__).resolve().parents[2] / "obligations"
-
-
-def available_contracts() -> list[Path]:
-    """Return the contract files that `mathloop targets` lists, sorted by name."""
-    d = contracts_dir()
-    return sorted(d.glob("*.toml")) if d.is_dir() else []
-
-
-def resolve(name_or_path: str) -> Path:
-    """Return the contract file for a target name (`levinson-conrey`) or an explicit path.
-
-    Raises:
-        ContractError: no such contract.
-    """
-    p = Path(name_or_path)
-    if p.suffix == ".toml" or os.sep in name_or_path:
-        if not p.is_file():
-            raise ContractError(p, "<file>", "no such contract file")
-        return p
-    candidate = contracts_dir() / f"{name_or_path}.toml"
-    if not candidate.is_file():
-        known = ", ".join(c.stem for c in available_contracts()) or "none"
-        raise ContractError(candidate, "<file>", f"unknown target {name_or_path!r} (known: {known})")
-    return candidate
-
-
 def load_contract(name_or_path: str | Path) -> Contract:
-    """Return the validated contract, including the target implementation's own checks.
+    """Return the validated contract: a shipped one by target name, or a user file by path.
+
+    A name (a file stem) is looked up among the contracts the installed targets ship
+    (package data of the distributions registered under the `mathloop.targets` entry points);
+    a path (ends in .toml or contains a separator) is read as a user contract. No directory is
+    ever searched: a user contract is used only when named.
 
     Raises:
-        ContractError: unreadable file, bad TOML, unknown/missing keys, bad values, a cycle,
-            an unknown dependency or checker, or target-specific parameter errors.
+        ContractError: unknown name, unreadable file, bad TOML, unknown/missing keys, bad values,
+            a cycle, an unknown dependency or checker, a required obligation missing or changed,
+            or target-specific parameter errors.
     """
-    path = resolve(str(name_or_path))
+    text = str(name_or_path)
+    if isinstance(name_or_path, Path) or text.endswith(".toml") or os.sep in text or "/" in text:
+        return load_file(Path(name_or_path))
+    from mathloop.targets.registry import shipped_contract  # late: targets import the contract model
+
+    shipped = shipped_contract(text)
+    path = Path(str(shipped.resource))
     try:
-        raw_bytes = path.read_bytes()
+        raw = shipped.resource.read_bytes()
     except OSError as e:
         raise ContractError(path, "<file>", f"cannot read: {e.strerror}") from None
+    contract = _validated(path, raw, source="package", package=shipped.distribution)
+    if contract.target != shipped.implementation:
+        raise ContractError(path, "target.implementation", f"{contract.target!r} differs from the entry point "
+                                                            f"{shipped.implementation!r} that ships this contract")
+    return contract
+
+
+def load_file(path: Path) -> Contract:
+    """Return the validated user contract read from `path` (source "file"). Raises ContractError."""
+    if not path.is_file():
+        raise ContractError(path, "<file>", "no such contract file")
+    try:
+        with path.open("rb") as f:
+            raw = f.read(MAX_CONTRACT_BYTES + 1)
+    except OSError as e:
+        raise ContractError(path, "<file>", f"cannot read: {e.strerror}") from None
+    return _validated(path, raw, source="file", package=None)
+
+
+def _validated(path: Path, raw_bytes: bytes, *, source: str, package: str | None) -> Contract:
     if len(raw_bytes) > MAX_CONTRACT_BYTES:
         raise ContractError(path, "<file>", f"larger than {MAX_CONTRACT_BYTES} bytes")
     try:
@@ -73,12 +71,21 @@ def load_contract(name_or_path: str | Path) -> Contract:
         data = tomllib.loads(text)
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
         raise ContractError(path, "<toml>", f"not valid TOML: {e}") from None
-    contract = _build(path, text, data)
-    from mathloop.targets import target_class  # late: targets import the contract model
+    contract = replace(_build(path, text, data), source=source, package=package)
+    from mathloop.targets.registry import target_class  # late: targets import the contract model
 
-    cls = target_class(contract.target, path)
-    cls.validate_contract(contract)
+    target_class(contract.target, path).validate_contract(contract)
     return contract
+
+
+def _positive_int(path: Path, limits: Mapping[str, Any], key: str, default: int | None, hi: int) -> int | None:
+    """Return limits[key] as an integer in [1, hi], or `default` when absent. Raises ContractError."""
+    value = limits.get(key)
+    if value is None:
+        return default
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= hi:
+        raise ContractError(path, f"limits.{key}", f"must be a positive integer (at most {hi})")
+    return value
 
 
 def _table(path: Path, data: Mapping[str, Any], key: str, allowed: set[str] | None, required: bool = True) -> dict:
@@ -132,6 +139,11 @@ def _bound(path: Path, where: str, raw: Any) -> BoundSpec:
     digits = raw.get("digits", 12)
     if not isinstance(digits, int) or isinstance(digits, bool) or not 0 <= digits <= 60:
         raise ContractError(path, f"{where}.digits", "must be an integer in [0, 60]")
+    basis = _str(path, f"{where}.class_maximum_basis", raw.get("class_maximum_basis"), required=False)
+    if basis is not None and not basis.startswith(("theorem", "numerical optimum")):
+        raise ContractError(path, f"{where}.class_maximum_basis", "must start with 'theorem' or 'numerical optimum'")
+    if basis is not None and "class_maximum" not in raw:
+        raise ContractError(path, f"{where}.class_maximum_basis", "given without a class_maximum")
     return BoundSpec(
         name=_str(path, f"{where}.name", raw["name"]),
         direction=direction,
@@ -139,6 +151,7 @@ def _bound(path: Path, where: str, raw: Any) -> BoundSpec:
         class_maximum=_rational(path, f"{where}.class_maximum", raw["class_maximum"]) if "class_maximum" in raw else None,
         goal=_rational(path, f"{where}.goal", raw["goal"]) if "goal" in raw else None,
         digits=digits,
+        class_maximum_basis=basis,
     )
 
 
@@ -228,6 +241,7 @@ def _build(path: Path, text: str, data: Mapping[str, Any]) -> Contract:
     seed = _table(path, data, "seed", None)
     if not seed:
         raise ContractError(path, "seed", "missing seed candidate")
+    limits = _table(path, data, "limits", None, required=False)
     return Contract(
         name=path.stem,
         target=_str(path, "target.implementation", target.get("implementation")),
@@ -238,6 +252,9 @@ def _build(path: Path, text: str, data: Mapping[str, Any]) -> Contract:
         text=text,
         obligations=obligations,
         parameters=_table(path, data, "parameters", None, required=False),
-        limits=_table(path, data, "limits", None, required=False),
+        limits=limits,
         seed=seed,
+        check_timeout_s=_positive_int(path, limits, "check_timeout_s", DEFAULT_CHECK_TIMEOUT_S, 86_400),
+        default_budget=_positive_int(path, limits, "default_budget", DEFAULT_BUDGET, 10**9),
+        lean_timeout_s=_positive_int(path, limits, "lean_timeout_s", None, 86_400),
     )

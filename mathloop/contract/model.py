@@ -13,6 +13,13 @@ if TYPE_CHECKING:
     import networkx as nx
 
 
+# [limits] keys every contract may set, read by the loop, the CLI and the Lean layer (never by a
+# target): validated once here, into the typed fields of Contract; targets ignore them.
+GENERIC_LIMITS = frozenset({"check_timeout_s", "default_budget", "lean_timeout_s"})
+DEFAULT_CHECK_TIMEOUT_S = 120
+DEFAULT_BUDGET = 400
+
+
 class ContractError(ValueError):
     """A contract file is invalid; the message names the file, the key and the reason."""
 
@@ -33,6 +40,8 @@ class BoundSpec:
             maximize); a certified value beyond it is a checker bug and is refused.
         goal: optional value at which the bound obligation counts as discharged (rank 0).
         digits: decimal digits shown when the value is printed (rounded conservatively).
+        class_maximum_basis: why the class maximum holds, starting "theorem" or "numerical optimum"
+            (None: not stated, shown as not a theorem).
     """
 
     name: str
@@ -41,6 +50,24 @@ class BoundSpec:
     class_maximum: Fraction | None = None
     goal: Fraction | None = None
     digits: int = 12
+    class_maximum_basis: str | None = None
+
+    @property
+    def class_maximum_is_theorem(self) -> bool:
+        """Return True only when the contract states that the class maximum is a theorem."""
+        return bool(self.class_maximum_basis and self.class_maximum_basis.startswith("theorem"))
+
+    def class_maximum_text(self) -> str | None:
+        """Return e.g. "class maximum 0.408960 — a numerical optimum, not a theorem: ...", or None."""
+        if self.class_maximum is None:
+            return None
+        from mathloop.domain import decimal_str  # the safe side: up for a maximum, down for a minimum
+
+        value = decimal_str(self.class_maximum, self.digits, round_down=self.direction is not Direction.MAXIMIZE)
+        if self.class_maximum_is_theorem:
+            return f"class maximum {value} — a theorem: {self.class_maximum_basis.removeprefix('theorem').lstrip(': ')}"
+        why = (self.class_maximum_basis or "").removeprefix("numerical optimum").lstrip(": ")
+        return f"class maximum {value} — a numerical optimum, not a theorem" + (f": {why}" if why else "")
 
 
 @dataclass(frozen=True)
@@ -75,12 +102,16 @@ class Contract:
     """A loaded, validated contract. Its sha256 names its lineage in the store.
 
     Attributes:
-        name: the lineage name, the file stem (`levinson`, `levinson-conrey`, ...).
+        name: the lineage name, the file stem of the contract.
         target: the implementation key in `mathloop.targets` that checks it.
         sha256: hash of the canonical bytes of the parsed file.
         text: the file's text as loaded (stored with the lineage).
         parameters / limits: raw tables; the target validates them into its own types.
         seed: the seed candidate payload (committed as the root after it is checked).
+        source: "package" (shipped by an installed distribution) or "file" (a user contract named
+            with --contract).
+        package: the distribution that ships it (None for a user file).
+        check_timeout_s / default_budget / lean_timeout_s: the generic limits, typed.
     """
 
     name: str
@@ -94,6 +125,21 @@ class Contract:
     parameters: Mapping[str, Any] = field(default_factory=dict)
     limits: Mapping[str, Any] = field(default_factory=dict)
     seed: Mapping[str, Any] = field(default_factory=dict)
+    source: str = "file"
+    package: str | None = None
+    check_timeout_s: int = DEFAULT_CHECK_TIMEOUT_S
+    default_budget: int = DEFAULT_BUDGET
+    lean_timeout_s: int | None = None
+
+    @property
+    def origin(self) -> str:
+        """Return where the contract came from, for display: "package mathloop" or "file PATH"."""
+        return f"package {self.package}" if self.source == "package" else f"file {self.path}"
+
+    @property
+    def target_limits(self) -> dict[str, Any]:
+        """Return the [limits] a target validates: everything but the generic keys."""
+        return {k: v for k, v in self.limits.items() if k not in GENERIC_LIMITS}
 
     def obligation(self, obligation_id: str) -> Obligation:
         for o in self.obligations:

@@ -3,23 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any, Mapping, Protocol, runtime_checkable
 
 from mathloop.contract.model import Contract
-from mathloop.domain import Label, canonical_json, sha256_hex
+from mathloop.domain import Head, Rejection, payload_sha  # re-exported: proposers import them from here
 
 
 class StopSession(Exception):
     """A proposer cannot go on (budget spent, endpoint dead); the message says why."""
-
-
-def payload_sha(payload: Any) -> str:
-    """Return the sha256 that identifies a payload in the memory (canonical JSON)."""
-    try:
-        return sha256_hex(canonical_json(payload))
-    except (TypeError, ValueError):
-        return sha256_hex(repr(payload).encode("utf-8"))
 
 
 @dataclass(frozen=True)
@@ -39,26 +30,6 @@ class Proposal:
     proposer: str
     meta: Mapping[str, Any] = field(default_factory=dict)
     malformed: str | None = None
-
-
-@dataclass(frozen=True)
-class Rejection:
-    """A recent refused candidate, fed back to proposers as a negative example."""
-
-    payload: Any
-    label: Label
-    reasons: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Head:
-    """The current head of a lineage as proposers see it."""
-
-    commit: str
-    seq: int
-    state: Mapping[str, Any]
-    ranks: Mapping[str, int]
-    bounds: Mapping[str, Fraction]
 
 
 @dataclass(frozen=True)
@@ -96,3 +67,7 @@ class Proposer(Protocol):
     def propose(self, ctx: Context) -> list[Proposal]:
         """Return up to ctx.samples proposals. Raises StopSession when it cannot go on."""
         ...
+
+    def stats(self) -> Any:
+        """Return the proposer's run statistics (a mapping or a dataclass), or None when it keeps none."""
+        return None

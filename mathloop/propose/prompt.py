@@ -7,15 +7,14 @@ candidate) is inserted as text and never interpreted.
 from __future__ import annotations
 
 import json
-from decimal import Decimal, ROUND_FLOOR, ROUND_CEILING
-from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
 from string import Template
 from typing import Any, Mapping
 
-from mathloop.domain import Direction, fraction_str
-from mathloop.propose.base import Context, Rejection
+from mathloop.domain import Direction, decimal_str, fraction_str
+from mathloop.domain import Rejection
+from mathloop.propose.base import Context
 
 # Quoted model output and state summaries are capped so that one huge candidate cannot fill
 # the context window.
@@ -43,17 +42,6 @@ def _json_text(value: Any, limit: int) -> str:
     return _clip(text, limit)
 
 
-def decimal_text(q: Fraction, digits: int, direction: Direction) -> str:
-    """Return q as a decimal rounded conservatively (down for maxima, up for minima).
-
-    >>> decimal_text(Fraction(2, 3), 4, Direction.MAXIMIZE)
-    '0.6666'
-    """
-    rounding = ROUND_FLOOR if direction is Direction.MAXIMIZE else ROUND_CEILING
-    exact = Decimal(q.numerator) / Decimal(q.denominator) if q.denominator != 1 else Decimal(q.numerator)
-    return str(exact.quantize(Decimal(1).scaleb(-digits), rounding=rounding))
-
-
 def _bounds_text(ctx: Context) -> str:
     if ctx.head is None or not ctx.head.bounds:
         return "none yet"
@@ -61,7 +49,7 @@ def _bounds_text(ctx: Context) -> str:
     for name, value in sorted(ctx.head.bounds.items()):
         try:
             spec = ctx.contract.bound_spec(name)
-            shown = decimal_text(value, spec.digits, spec.direction)
+            shown = decimal_str(value, spec.digits, round_down=spec.direction is Direction.MAXIMIZE)  # safe side
             parts.append(f"{name} = {shown} ({spec.direction.value}; exact {fraction_str(value)})")
         except KeyError:
             parts.append(f"{name} = {fraction_str(value)}")
@@ -94,7 +82,7 @@ def rejection_text(r: Rejection) -> str:
     if len(r.reasons) > _REASONS_PER_REJECTION:
         reasons.append(f"... and {len(r.reasons) - _REASONS_PER_REJECTION} more")
     return template("rejection.md").substitute(
-        label=str(r.label.value if hasattr(r.label, "value") else r.label),
+        label=str(r.label),
         payload=_json_text(r.payload, _PAYLOAD_CHARS),
         reasons="; ".join(reasons) if reasons else "(none given)",
     ).rstrip("\n")

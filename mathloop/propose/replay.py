@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mathloop.propose.base import Context, Proposal
+from mathloop.propose.base import Context, Proposal, Proposer
 from mathloop.propose.extract import loads_strict
 
 MAX_LINE_BYTES = 1_000_000
 
 
-class ReplayProposer:
+class ReplayProposer(Proposer):
     """Replays `FILE.jsonl`: each line is a payload, or {"payload": ..., "meta": {...}}.
 
     A line that is not JSON becomes a malformed proposal (recorded, not fatal).

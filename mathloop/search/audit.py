@@ -6,9 +6,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 from mathloop.contract.model import Contract
-from mathloop.domain import fraction_str, sha256_hex
-from mathloop.propose.base import payload_sha
-from mathloop.search.gate import beyond_class_maximum, gate
+from mathloop.domain import Label, fraction_str, payload_sha, sha256_hex
+from mathloop.search.gate import decide
 from mathloop.search.runner import CheckRunner
 from mathloop.store.chain import commit_body, commit_hash
 from mathloop.store.models import GENESIS
@@ -72,10 +71,9 @@ def _audit_one(contract: Contract, repo: Repository, runner: CheckRunner | None,
         return bad(f"re-check failed: {out.malformed or out.error}")
     if sha256_hex(out.evidence.canonical_bytes()) != c.evidence_sha:
         return bad("re-check gives different evidence than was committed (checker not deterministic, or changed)")
-    why = beyond_class_maximum(contract, out.evidence)
-    if why:
-        return bad(why)
-    cmp = gate(contract, parent.scores if parent else None, out.evidence)
-    if not cmp.passes_gate or cmp.label.value != c.label:
-        return bad(f"gate does not pass on re-check (label {cmp.label.value}, committed as {c.label})")
+    decision = decide(contract, parent.scores if parent else None, out.evidence)
+    if decision.label is Label.ERROR:
+        return bad("; ".join(decision.reasons))
+    if not decision.commits or decision.label.value != c.label:
+        return bad(f"gate does not pass on re-check (label {decision.label.value}, committed as {c.label})")
     return []

@@ -1,7 +1,12 @@
-"""The gate as the loop applies it: the product order plus the guards that make a commit safe."""
+"""The gate: one decision per candidate — the product order plus the guards that make a commit safe.
+
+`decide()` is the only place that turns evidence into a label and a commit/no-commit answer; the
+loop, `check`, `audit` and the reward environment all call it, so they can never disagree.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Mapping
 
@@ -10,7 +15,23 @@ from mathloop.domain import Direction, Evidence, Label, Scores, decimal_str
 from mathloop.order import Comparison, compare, oriented
 
 
+@dataclass(frozen=True)
+class Decision:
+    """The gate's answer for one candidate's evidence against a head.
+
+    Attributes:
+        label: the candidate's one label (`error` when a guard refused the evidence itself).
+        commits: True iff the candidate may be committed on that head (strict progress, no guard hit).
+        reasons: why it does not commit, in words a proposer can learn from (empty when it commits).
+    """
+
+    label: Label
+    commits: bool
+    reasons: tuple[str, ...]
+
+
 def bound_specs(contract: Contract) -> dict[str, BoundSpec]:
+    """Return the contract's bound specs by bound name."""
     return {b.name: b for b in contract.bounds}
 
 
@@ -30,7 +51,22 @@ def decimal(value: Fraction, spec: BoundSpec | None, digits: int | None = None) 
     return decimal_str(value, d, round_down=spec is None or spec.direction is Direction.MAXIMIZE)
 
 
-def beyond_class_maximum(contract: Contract, evidence: Evidence) -> str | None:
+def decide(contract: Contract, head: Scores | None, evidence: Evidence) -> Decision:
+    """Return the one decision for `evidence` against the head's scores (None: no head, the root).
+
+    A certified bound beyond its class maximum, or a bound the contract does not know, is a
+    checker bug: label `error`, never a commit.
+    """
+    why = _beyond_class_maximum(contract, evidence)
+    if why is not None:
+        return Decision(Label.ERROR, False, (why,))
+    cmp = compare(head, Scores.of(evidence), bound_specs(contract))
+    if cmp.passes_gate:
+        return Decision(cmp.label, True, ())
+    return Decision(cmp.label, False, tuple(_reasons(contract, head, evidence, cmp)))
+
+
+def _beyond_class_maximum(contract: Contract, evidence: Evidence) -> str | None:
     """Return a reason when a certified bound exceeds its class maximum (a checker bug), else None."""
     for name, value in evidence.bounds.items():
         try:
@@ -43,12 +79,7 @@ def beyond_class_maximum(contract: Contract, evidence: Evidence) -> str | None:
     return None
 
 
-def gate(contract: Contract, head: Scores | None, evidence: Evidence) -> Comparison:
-    """Return the product-order comparison of the evidence's state against the head."""
-    return compare(head, Scores.of(evidence), bound_specs(contract))
-
-
-def gate_reasons(contract: Contract, head: Scores | None, evidence: Evidence, cmp: Comparison) -> list[str]:
+def _reasons(contract: Contract, head: Scores | None, evidence: Evidence, cmp: Comparison) -> list[str]:
     """Return why a candidate did not pass the gate, in words a proposer can learn from."""
     specs = bound_specs(contract)
     reasons = evidence.reasons()
@@ -75,4 +106,5 @@ def gate_reasons(contract: Contract, head: Scores | None, evidence: Evidence, cm
 
 
 def open_obligations(ranks: Mapping[str, int]) -> tuple[str, ...]:
+    """Return the ids of the obligations still open (rank > 0), sorted."""
     return tuple(sorted(o for o, r in ranks.items() if r > 0))

@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
 from mathloop.contract.model import Contract
-from mathloop.domain import Evidence, Label
-from mathloop.propose.base import Context, Proposal, Proposer, StopSession, payload_sha
+from mathloop.domain import Evidence, Label, payload_sha
+from mathloop.propose.base import Context, Proposal, Proposer, StopSession
 from mathloop.search.bracket import guard as bracket_guard
-from mathloop.search.gate import beyond_class_maximum, gate, gate_reasons, open_obligations
+from mathloop.search.gate import decide, open_obligations
 from mathloop.search.runner import CheckRunner
 from mathloop.store.repository import CommitRecord, HeadMoved, Repository
 
@@ -77,14 +77,13 @@ class Session:
         out = self.runner.check(self.contract, None, payload)
         if out.evidence is None:
             raise SeedRefused(f"{self.contract.path}: seed: {out.malformed or out.error}")
-        why = beyond_class_maximum(self.contract, out.evidence)
-        if why:
-            raise SeedRefused(f"{self.contract.path}: seed: {why}")
-        cmp = gate(self.contract, None, out.evidence)
+        decision = decide(self.contract, None, out.evidence)
+        if decision.label is Label.ERROR:
+            raise SeedRefused(f"{self.contract.path}: seed: {'; '.join(decision.reasons)}")
         try:
             root = self.repo.commit(contract_sha=self.contract.sha256, session_id=self.session_id, parent=None,
                                     payload=payload, proposer="seed", meta={"source": str(self.contract.path)},
-                                    label=cmp.label, evidence=out.evidence)
+                                    label=decision.label, evidence=out.evidence)
         except HeadMoved:  # another process committed the root first
             return self.repo.head(self.contract.sha256)
         self._committed(root, out.evidence)
@@ -113,23 +112,23 @@ class Session:
                 self._record(head, p, Label.ERROR, [out.error])
                 return head, Label.ERROR
             evidence = out.evidence
-            why = beyond_class_maximum(self.contract, evidence) or bracket_guard(self.repo, self.contract, evidence, head.hash)
+            why = bracket_guard(self.repo, self.contract, evidence, head.hash)  # the other side of the bracket
             if why:
                 self._record(head, p, Label.ERROR, [why], evidence)
                 return head, Label.ERROR
-            cmp = gate(self.contract, head.scores, evidence)
-            if not cmp.passes_gate:
-                self._record(head, p, cmp.label, gate_reasons(self.contract, head.scores, evidence, cmp), evidence)
-                return head, cmp.label
+            decision = decide(self.contract, head.scores, evidence)
+            if not decision.commits:
+                self._record(head, p, decision.label, list(decision.reasons), evidence)
+                return head, decision.label
             try:
                 commit = self.repo.commit(contract_sha=self.contract.sha256, session_id=self.session_id, parent=head,
-                                          payload=p.payload, proposer=p.proposer, meta=p.meta, label=cmp.label,
+                                          payload=p.payload, proposer=p.proposer, meta=p.meta, label=decision.label,
                                           evidence=evidence)
             except HeadMoved:
                 head = self.repo.head(self.contract.sha256)  # another writer won: re-check and re-gate
                 continue
             self._committed(commit, evidence)
-            return commit, cmp.label
+            return commit, decision.label
         self._record(head, p, Label.ERROR, [f"head kept moving during {MAX_REGATES} re-gates"])
         return head, Label.ERROR
 

@@ -14,8 +14,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from mathloop.contract.model import Contract
-from mathloop.domain import Evidence, Label, Scores, canonical_json, fraction_str, sha256_hex
-from mathloop.propose.base import Head, Rejection, payload_sha
+from mathloop.domain import (Evidence, Head, Label, Rejection, Scores, canonical_json, fraction_str, payload_sha,
+                             sha256_hex)
 from mathloop.store.chain import commit_body, commit_hash
 from mathloop.store.models import (
     GENESIS,
@@ -212,6 +212,9 @@ class Repository:
         The caller must have gated `evidence` against `parent`. Raises HeadMoved when another
         commit already sits on `parent` (the unique (contract, parent) key), leaving nothing written.
         """
+        if parent is not None and parent.contract_sha != contract_sha:  # a lineage is one contract hash
+            raise ValueError(f"commit for contract {contract_sha[:12]} on parent {parent.hash[:12]} of contract "
+                             f"{parent.contract_sha[:12]}: lineages of different contracts never mix")
         parent_hash = parent.hash if parent else GENESIS
         seq = parent.seq + 1 if parent else 0
         with Session(self.engine) as s:

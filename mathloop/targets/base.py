@@ -1,11 +1,17 @@
-"""The Target contract: parse untrusted payloads, check them, and offer a local proposer."""
+"""The Target protocol: everything that differs between targets, owned by the target's package.
+
+The loop, the gate, the CLI, proposers and exporters reach a target only through these methods.
+"""
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 from mathloop.contract.model import Contract, ContractError
+from mathloop.contract.rules import Floor, Required, enforce
 from mathloop.domain import Evidence, Trust
 from mathloop.propose.base import Proposer
 
@@ -14,36 +20,57 @@ class Malformed(ValueError):
     """The payload violates the candidate schema or the contract's limits; str() is the reason."""
 
 
+class CertificateError(ValueError):
+    """An exported certificate file or manifest is unusable (missing, outside the export, not a certificate)."""
+
+
 class CheckerCrash(RuntimeError):
     """A checker could not answer (crash, timeout, cross-check disagreement); becomes `error`."""
+
+
+@dataclass(frozen=True)
+class ChainCheck:
+    """The re-verification of an exported certificate chain, from the contract's seed.
+
+    Attributes:
+        evidences: the evidence of every file re-verified, in chain order.
+        reasons: why the re-verification stopped early (empty when every file re-verified).
+        files: how many files the manifest lists.
+    """
+
+    evidences: tuple[Evidence, ...]
+    reasons: tuple[str, ...]
+    files: int
 
 
 class Target(ABC):
     """One math target: one implementation, any number of contracts (e.g. levinson, levinson-conrey).
 
-    Subclasses set `name` (the `[target] implementation` key), `checks` (the checker names a
-    contract obligation may cite, with their trust level) and `version` (bump whenever the
-    evidence for some input could change). Instances are built from a validated contract and
-    must be cheap to build: checks may run in worker processes that rebuild the target.
+    Subclasses set `name` (the `[target] implementation` key, the entry point name), `checks`
+    (the checker names a contract obligation may cite, with their trust level), `version` (bump
+    whenever the evidence for some input could change), `required_obligations` (what the
+    bound's soundness needs from every contract) and `limit_floors` (limits no contract may
+    loosen). Instances are built from a validated contract and must be cheap to build: checks may
+    run in worker processes that rebuild the target.
     """
 
     name: ClassVar[str]
     version: ClassVar[str]
     checks: ClassVar[Mapping[str, Trust]]
+    required_obligations: ClassVar[tuple[Required, ...]] = ()
+    limit_floors: ClassVar[tuple[Floor, ...]] = ()
 
     def __init__(self, contract: Contract) -> None:
         self.contract = contract
 
     @classmethod
     def validate_contract(cls, contract: Contract) -> None:
-        """Raise ContractError unless every checker is known and parameters/limits/seed are valid.
+        """Raise ContractError unless the contract keeps the required obligations and floors and
+        every checker is known.
 
-        Subclasses extend this (call super()) to validate their own parameters and limits.
+        Subclasses extend this (call super()) to validate their own parameters, limits and seed.
         """
-        for key in ("check_timeout_s", "default_budget"):  # read by the loop and the CLI, not the target
-            value = contract.limits.get(key)
-            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
-                raise ContractError(contract.path, f"limits.{key}", "must be a positive integer")
+        enforce(contract, cls.required_obligations, cls.limit_floors)
         for o in contract.checked:
             if o.checker not in cls.checks:
                 raise ContractError(
@@ -51,6 +78,18 @@ class Target(ABC):
                     f"obligations.{o.id}.checker",
                     f"unknown checker {o.checker!r} for target {cls.name} (known: {', '.join(sorted(cls.checks))})",
                 )
+
+    @classmethod
+    def parsed_seed(cls, contract: Contract) -> Any:
+        """Return the contract's seed parsed by this target (call last in validate_contract).
+
+        Raises:
+            ContractError: the seed is malformed (key "seed").
+        """
+        try:
+            return cls(contract).parse(contract.seed)
+        except Malformed as e:
+            raise ContractError(contract.path, "seed", str(e)) from None
 
     @abstractmethod
     def parse(self, payload: Any) -> Any:
@@ -87,4 +126,29 @@ class Target(ABC):
 
     def graph_detail(self, obligation_id: str, state: Mapping[str, Any] | None) -> str | None:
         """Return extra display text for one obligation at a state (e.g. aggregated families)."""
+        return None
+
+    def candidate_schema(self) -> Mapping[str, Any]:
+        """Return the JSON schema offered to models, derived from the same spec as `parse`.
+
+        Only a guide for the model (structured output, the prompt): `parse` stays the judge.
+        """
+        return {"type": "object"}
+
+    def rests_on_claimed_parent(self, evidence: Evidence) -> bool:
+        """Return True when the evidence was checked against a parent state the payload itself claims."""
+        return False
+
+    def export_certificates(self, chain: Sequence[tuple[str, Evidence]], out_dir: Path) -> Path | None:
+        """Write the certificates of a lineage's commits ((hash, evidence), root first) into out_dir.
+
+        Returns the manifest path, or None when this target has no certificate files.
+        """
+        return None
+
+    def verify_certificate_chain(self, manifest: Path, read_json: Callable[[Path], Any]) -> ChainCheck | None:
+        """Return the re-verification of an exported chain from the seed, or None if the target has none.
+
+        `read_json` is the caller's bounded reader for every file named by the manifest.
+        """
         return None

@@ -18,15 +18,17 @@ import statistics
 import time
 from fractions import Fraction as F
 from math import comb
-from pathlib import Path
 
 import mpmath
 
 from mathloop.contract.load import load_contract
 from mathloop.targets import build_target
 from mathloop.targets.levinson_conrey.certificate import GRID, verify_certificate
+from tests.support.contracts import shipped
 
-CONTRACT = Path(__file__).resolve().parents[2] / "obligations" / "levinson-conrey.toml"
+CONREY_RANGE = F(4, 7)  # theta_sup of the levinson-conrey contract (Conrey 1989)
+
+CONTRACT = shipped("levinson-conrey")
 
 
 def candidates(n: int, seed: int = 2024) -> list[dict]:
@@ -84,7 +86,7 @@ def main() -> None:
         evidences.append(ev)
     exact_cpu = (time.process_time() - cpu0) / args.n
     certified = sum(1 for ev in evidences if "kappa" in ev.bounds)
-    verified = sum(1 for ev in evidences if "certificate" in ev.artifacts and verify_certificate(ev.artifacts["certificate"]))
+    verified = sum(1 for ev in evidences if "certificate" in ev.artifacts and verify_certificate(ev.artifacts["certificate"], CONREY_RANGE))
 
     m = min(args.quad_subset, args.n)
     quad_times, rel_diffs = [], []

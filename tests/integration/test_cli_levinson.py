@@ -12,6 +12,7 @@ from decimal import Decimal
 import pytest
 
 from tests.integration.cli import ROOT, invoke, mathloop, mathloop_json
+from tests.support.contracts import shipped
 
 SEED = {"P": ["0", "1"], "Q": ["1", "-1"], "R": "13/10"}
 
@@ -98,7 +99,7 @@ def test_bad_candidates_in_a_session_leave_the_head_unchanged(store, tmp_path):
 
 
 def test_malformed_contract_file_is_refused_naming_the_key(tmp_path):
-    text = (ROOT / "obligations" / "levinson-conrey.toml").read_text().replace("[limits]", "[limits]\nmax_degre = 3", 1)
+    text = shipped("levinson-conrey").read_text().replace("[limits]", "[limits]\nmax_degre = 3", 1)
     bad = write(tmp_path, text, "broken.toml")
     proc = mathloop("status", bad)
     assert proc.returncode == 2

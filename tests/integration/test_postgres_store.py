@@ -24,9 +24,10 @@ def pg_url():
 
 
 def _racer(url, contract, parent_hash, x, q):
-    from mathloop import targets
+    from mathloop.targets import registry
 
-    targets.REGISTRY["toy"] = "tests.support.toy_target:ToyTarget"
+    registry.registered()
+    registry.REGISTRY["toy"] = registry.Registered("toy", "tests.support.toy_target:ToyTarget", "tests")
     repo = Repository(make_engine(url))
     parent = repo.get_commit(parent_hash)
     ev = InProcessRunner().check(contract, None, {"x": x}).evidence

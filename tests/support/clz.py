@@ -6,13 +6,14 @@ from pathlib import Path
 
 from mathloop.contract import load_contract
 from mathloop.targets import build_target
+from tests.support.contracts import shipped
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def small_contract(tmp: Path, **edits: str) -> Path:
     """Write the shipped contract with a low cap and small chunks into `tmp`; return its path."""
-    text = (ROOT / "obligations" / "critical-line-zeros.toml").read_text()
+    text = shipped("critical-line-zeros").read_text()
     text = text.replace("max_gram_index = 138100", "max_gram_index = 400")
     text = text.replace("check_workers = 0", "check_workers = 1")
     text = text.replace("chunk_gram_intervals = 512", "chunk_gram_intervals = 320")

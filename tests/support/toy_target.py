@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Any, Mapping
 
 from mathloop.domain import Evidence, ObligationResult, Trust, Verdict
-from mathloop.propose.base import Context, Proposal
+from mathloop.propose.base import Context, Proposal, Proposer
 from mathloop.targets.base import CheckerCrash, Malformed, Target
 
 TOY_CONTRACT = '''
@@ -114,7 +114,7 @@ class ToyTarget(Target):
         return StepProposer()
 
 
-class StepProposer:
+class StepProposer(Proposer):
     """Proposes x = 2/10, 3/10, ..., 1, then nothing."""
 
     name = "local"

@@ -23,6 +23,8 @@ from mathloop.targets.levinson_conrey.certificate import GRID, build_certificate
 from mathloop.targets.levinson_conrey.closed_form import closed_form
 from mathloop.targets.levinson_conrey.taylor import exp_lower, exp_upper, order_for, taylor_remainder
 
+CONREY_RANGE = F(4, 7)  # theta_sup of the levinson-conrey contract (Conrey 1989)
+
 SEED = {"P": ["0", "1"], "Q": ["1", "-1"], "R": "13/10"}
 
 
@@ -308,19 +310,19 @@ def test_verify_certificate_refuses_non_admissible_inputs():
     cf = closed_form(P, Q, R, theta)
     cert = build_certificate(P, Q, R, theta, cf.a, cf.b, F(-10))
     assert cert is not None
-    assert verify_certificate(cert) is False
+    assert verify_certificate(cert, CONREY_RANGE) is False
 
 
 def test_verify_certificate_refuses_a_tampered_taylor_order(lc):
     ev = lc.check(None, lc.parse(SEED))
     cert = json.loads(json.dumps(ev.artifacts["certificate"], default=str))
-    assert verify_certificate(cert)
+    assert verify_certificate(cert, CONREY_RANGE)
     bad = json.loads(json.dumps(cert))
     bad["exp_2R"]["n"] = 0  # x = 13/5 >= n + 2: the remainder bound does not apply
-    assert verify_certificate(bad) is False
+    assert verify_certificate(bad, CONREY_RANGE) is False
     bad = json.loads(json.dumps(cert))
     bad["k0"] = "342735254171/1000000000000"
-    assert verify_certificate(bad) is False
+    assert verify_certificate(bad, CONREY_RANGE) is False
 
 
 # ---------------------------------------------------------------- Taylor enclosures

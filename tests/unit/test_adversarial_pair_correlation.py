@@ -18,7 +18,7 @@ from mathloop.contract import load_contract
 from mathloop.domain import Verdict
 from mathloop.targets import build_target
 from mathloop.targets.base import Malformed
-from mathloop.targets.pair_correlation.positivity import certify_nonnegative
+from mathloop.targets.positivity import certify_nonnegative
 
 
 @pytest.fixture(scope="module")
@@ -352,7 +352,7 @@ def _rh_exact_sympy(h: F, nodes: list[F]) -> sympy.Rational:
 )
 def test_rh_functional_matches_an_independent_piecewise_integral(rh, payload):
     c = rh.parse(payload)
-    from mathloop.targets.pair_correlation.rh_functional import rh_functional
+    from mathloop.targets.pair_correlation_rh.functional import rh_functional
 
     f = rh_functional(c.h, c.A, c.nodes)
     B = _rh_exact_sympy(c.h, list(c.nodes))

@@ -11,6 +11,8 @@ from mathloop.targets.levinson_conrey.certificate import GRID, build_certificate
 from mathloop.targets.levinson_conrey.closed_form import closed_form
 from mathloop.targets.levinson_conrey.taylor import exp_lower, exp_upper, order_for, taylor_remainder
 
+CONREY_RANGE = F(4, 7)  # theta_sup of the levinson-conrey contract (Conrey 1989)
+
 P, Q, R = (F(0), F(1)), (F(1), F(-1)), F(13, 10)
 THETA_LEVINSON = F(1, 2) - F(1, 10**9)
 THETA_CONREY = F(4, 7) - F(1, 10**9)
@@ -48,7 +50,7 @@ def test_order_for_meets_its_tolerance():
 
 def test_certifies_the_levinson_reference_on_the_grid_and_not_one_step_higher():
     cert = cert_for(THETA_LEVINSON, F(342735254170, 10**12))
-    assert cert is not None and verify_certificate(cert)
+    assert cert is not None and verify_certificate(cert, CONREY_RANGE)
     assert cert_for(THETA_LEVINSON, F(342735254171, 10**12)) is None
 
 
@@ -83,12 +85,12 @@ def test_lower_side_is_used_when_b_is_negative():
 ])
 def test_verify_rejects_a_tampered_certificate(field, value):
     cert = cert_for(THETA_LEVINSON, F(342735254170, 10**12))
-    assert verify_certificate(cert)
-    assert not verify_certificate({**cert, field: value})
+    assert verify_certificate(cert, CONREY_RANGE)
+    assert not verify_certificate({**cert, field: value}, CONREY_RANGE)
 
 
 def test_verify_rejects_a_wrong_side_or_order():
     cert = cert_for(THETA_LEVINSON, F(342735254170, 10**12))
-    assert not verify_certificate({**cert, "exp_2R": {**cert["exp_2R"], "side": "lower"}})
-    assert not verify_certificate({**cert, "exp_rhs": {**cert["exp_rhs"], "n": cert["exp_rhs"]["n"] + 1}})
-    assert not verify_certificate({**cert, "exp_2R": {**cert["exp_2R"], "n": "40"}})
+    assert not verify_certificate({**cert, "exp_2R": {**cert["exp_2R"], "side": "lower"}}, CONREY_RANGE)
+    assert not verify_certificate({**cert, "exp_rhs": {**cert["exp_rhs"], "n": cert["exp_rhs"]["n"] + 1}}, CONREY_RANGE)
+    assert not verify_certificate({**cert, "exp_2R": {**cert["exp_2R"], "n": "40"}}, CONREY_RANGE)

@@ -9,7 +9,7 @@ import mpmath
 import numpy as np
 import pytest
 
-from mathloop.targets.levinson_conrey.admissibility import reflect
+from mathloop.targets.polynomial import reflect
 from mathloop.targets.levinson_conrey.closed_form import closed_form, closed_form_reference, exp_moments
 
 SEED_P, SEED_Q = (F(0), F(1)), (F(1), F(-1))

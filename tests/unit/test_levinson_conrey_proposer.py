@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import time
 from fractions import Fraction as F
-from pathlib import Path
 
 import pytest
 
@@ -13,14 +12,14 @@ from mathloop.domain import Label, Scores
 from mathloop.order import compare
 from mathloop.propose.base import Context, Head, Proposer, Rejection, payload_sha
 from mathloop.targets import build_target
+from tests.support.contracts import shipped
 
-CONTRACTS = Path(__file__).resolve().parents[2] / "obligations"
 SEED = {"P": ["0", "1"], "Q": ["1", "-1"], "R": "13/10"}
 
 
 @pytest.fixture(scope="module")
 def conrey():
-    return build_target(load_contract(CONTRACTS / "levinson-conrey.toml"))
+    return build_target(load_contract(shipped("levinson-conrey")))
 
 
 def head_of(target, payload, name="h0"):
@@ -71,7 +70,7 @@ def test_is_deterministic_for_a_seed(conrey):
 
 
 def test_returns_nothing_when_it_has_nothing_more_to_offer(tmp_path):
-    text = (CONTRACTS / "levinson-conrey.toml").read_text().replace("max_degree = 12", "max_degree = 1")
+    text = shipped("levinson-conrey").read_text().replace("max_degree = 12", "max_degree = 1")
     (tmp_path / "tiny.toml").write_text(text)
     t = build_target(load_contract(tmp_path / "tiny.toml"))
     head, _ = head_of(t, SEED)

@@ -3,22 +3,24 @@
 from __future__ import annotations
 
 from fractions import Fraction as F
-from pathlib import Path
 
 import mpmath
 import pytest
 
 from mathloop.contract.load import load_contract
 from mathloop.contract.model import ContractError
-from mathloop.domain import Verdict
+from mathloop.domain import Label, Verdict
+from mathloop.search.gate import decide
 from mathloop.targets import build_target
 from mathloop.targets.base import CheckerCrash, Malformed
 from mathloop.targets.levinson_conrey import crosscheck as crosscheck_mod
 from mathloop.targets.levinson_conrey import target as target_mod
 from mathloop.targets.levinson_conrey.certificate import verify_certificate
 from mathloop.targets.levinson_conrey.closed_form import closed_form
+from tests.support.contracts import shipped
 
-CONTRACTS = Path(__file__).resolve().parents[2] / "obligations"
+CONREY_RANGE = F(4, 7)  # theta_sup of the levinson-conrey contract (Conrey 1989)
+
 SEED = {"P": ["0", "1"], "Q": ["1", "-1"], "R": "13/10"}
 # The local optimiser's degree-(5, 5) optimum at θ = 4/7 − 10^-9: κ ≈ 0.40895308906 ≥ Conrey's 0.4088.
 CONREY_GOAL_CANDIDATE = {
@@ -33,12 +35,12 @@ ADMISSIBILITY = ("p-at-zero", "p-at-one", "q-at-zero", "q-symmetric", "r-positiv
 
 @pytest.fixture(scope="module")
 def conrey():
-    return build_target(load_contract(CONTRACTS / "levinson-conrey.toml"))
+    return build_target(load_contract(shipped("levinson-conrey")))
 
 
 @pytest.fixture(scope="module")
 def levinson():
-    return build_target(load_contract(CONTRACTS / "levinson.toml"))
+    return build_target(load_contract(shipped("levinson")))
 
 
 def check(target, payload):
@@ -46,7 +48,7 @@ def check(target, payload):
 
 
 def contract_variant(tmp_path, old: str, new: str, name="levinson-conrey"):
-    text = (CONTRACTS / f"{name}.toml").read_text()
+    text = shipped(name).read_text()
     assert old in text
     path = tmp_path / f"{name}.toml"
     path.write_text(text.replace(old, new))
@@ -59,7 +61,7 @@ def test_levinson_contract_certifies_the_seed_reference(levinson):
     ev = check(levinson, SEED)
     assert ev.bounds == {"kappa": F(342735254170, 10**12)}
     assert ev.artifacts["highprec"]["kappa"].startswith("0.3427352541702084852")
-    assert verify_certificate(ev.artifacts["certificate"])
+    assert verify_certificate(ev.artifacts["certificate"], CONREY_RANGE)
 
 
 def test_conrey_contract_certifies_the_seed_reference(conrey):
@@ -69,7 +71,7 @@ def test_conrey_contract_certifies_the_seed_reference(conrey):
     assert len(ev.artifacts["highprec"]["c"].replace(".", "")) >= 40
     cert = ev.artifacts["certificate"]
     assert cert["theta"] == "3999999993/7000000000" and cert["k0"] == "15473570043/40000000000"
-    assert verify_certificate(cert)
+    assert verify_certificate(cert, CONREY_RANGE)
 
 
 def test_every_checked_obligation_gets_exactly_one_result(conrey):
@@ -94,7 +96,7 @@ def test_evidence_state_is_the_canonical_candidate(conrey):
 
 def test_evidence_is_byte_identical_on_recheck(conrey):
     first = check(conrey, CONREY_GOAL_CANDIDATE).canonical_bytes()
-    again = build_target(load_contract(CONTRACTS / "levinson-conrey.toml"))
+    again = build_target(load_contract(shipped("levinson-conrey")))
     assert check(again, CONREY_GOAL_CANDIDATE).canonical_bytes() == first
     assert check(conrey, CONREY_GOAL_CANDIDATE).canonical_bytes() == first
 
@@ -172,10 +174,11 @@ def test_refuses_payloads_over_the_limits_or_malformed(conrey, payload, match):
 
 # --- checker bugs become CheckerCrash, never a bound --------------------------------------------
 
-def test_a_value_above_the_class_maximum_is_a_checker_crash(tmp_path):
+def test_a_value_above_the_class_maximum_is_refused_by_the_gate(tmp_path):
     t = build_target(load_contract(contract_variant(tmp_path, 'class_maximum = "0.408960"', 'class_maximum = "0.38"')))
-    with pytest.raises(CheckerCrash, match="class maximum"):
-        check(t, SEED)
+    decision = decide(t.contract, None, check(t, SEED))
+    assert decision.label is Label.ERROR and not decision.commits
+    assert "class maximum" in decision.reasons[0]
 
 
 def test_disagreeing_precisions_are_a_checker_crash(conrey, monkeypatch):
@@ -217,8 +220,8 @@ def test_a_grid_floor_far_above_kappa_is_a_checker_crash(conrey, monkeypatch):
     ("max_degree = 12\n", "", "limits.max_degree"),
     ("check_timeout_s = 10", "check_timeout_s = 10\nbogus = 1", "limits.bogus"),
     ('R = "13/10"', 'R = 1.3', "seed"),
-    ('checker = "q-symmetric"', 'checker = "p-at-zero"', "obligations"),
-    ('direction = "maximize"', 'direction = "minimize"', "obligations.kappa-bound.bound"),
+    ('checker = "q-symmetric"', 'checker = "p-at-zero"', "obligations.q-symmetric.checker"),
+    ('direction = "maximize"', 'direction = "minimize"', "obligations.kappa-bound.bound.direction"),
 ])
 def test_rejects_invalid_contracts_naming_the_key(tmp_path, old, new, key):
     with pytest.raises(ContractError) as e:

@@ -25,6 +25,7 @@ from mathloop.propose.base import Context, Head, Proposal, Rejection, StopSessio
 from mathloop.propose.extract import NotJSON, extract_json
 from mathloop.propose.openai_proposer import OpenAIOptions, build_openai_proposer
 from mathloop.propose.schemas import candidate_schema
+from mathloop.targets.levinson_conrey.schema import Limits, spec
 
 SECRET = "sk-test-0123456789-very-secret-key"
 GOOD = {"P": ["0", "1"], "Q": ["1", "-1"], "R": "13/10"}
@@ -139,11 +140,14 @@ def stub_contract() -> Contract:
 
 
 class StubTarget:
-    """Only what the proposer uses: polish (for openai+local)."""
+    """Only what the proposer uses: the candidate schema, and polish (for openai+local)."""
 
     def __init__(self, polish: Callable[[Any, int], Any] | None = None) -> None:
         self._polish = polish
         self.polish_calls: list[tuple[Any, int]] = []
+
+    def candidate_schema(self) -> dict[str, Any]:
+        return spec(Limits(max_degree=3)).schema()  # the levinson-conrey payload spec, degree <= 3
 
     def polish(self, payload: Any, seed: int) -> Any:
         self.polish_calls.append((payload, seed))
@@ -472,7 +476,7 @@ def test_the_prompt_states_target_schema_head_bound_and_open_obligations() -> No
 
 
 def test_levinson_conrey_schema_is_strict_and_follows_the_degree_limit() -> None:
-    schema = candidate_schema(stub_contract())
+    schema = candidate_schema(stub_contract(), StubTarget())
     assert schema["additionalProperties"] is False and schema["required"] == ["P", "Q", "R"]
     assert schema["properties"]["P"]["maxItems"] == 4
     pattern = re.compile(schema["$defs"]["rational"]["pattern"])
@@ -500,7 +504,7 @@ def test_the_schema_compiles_to_a_grammar_llama_cpp_accepts() -> None:
     # pattern), so the schema must convert to a grammar llama.cpp's own parser accepts. The
     # escaped pattern is the should-fail twin that shows this check can tell.
     escaped = {"type": "string", "pattern": "^[0-9]+(\\.[0-9]+)?$"}
-    out = subprocess.run([sys.executable, "-c", _GRAMMAR_CHECK], input=json.dumps([candidate_schema(stub_contract()), escaped]),
+    out = subprocess.run([sys.executable, "-c", _GRAMMAR_CHECK], input=json.dumps([candidate_schema(stub_contract(), StubTarget()), escaped]),
                          capture_output=True, text=True, timeout=120)
     assert out.stdout.split() == ["ok", "refused"], out.stderr[-2000:]
 

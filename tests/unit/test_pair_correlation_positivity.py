@@ -4,12 +4,12 @@ from fractions import Fraction as F
 
 import math
 
-from mathloop.targets.pair_correlation.cosine_positivity import (
+from mathloop.targets.pair_correlation_rh.cosine_positivity import (
     certify_cosine_nonnegative,
     chebyshev_to_monomial,
 )
-from mathloop.targets.pair_correlation.polynomial import evaluate
-from mathloop.targets.pair_correlation.positivity import certify_nonnegative
+from mathloop.targets.polynomial import evaluate
+from mathloop.targets.positivity import certify_nonnegative
 
 HALF = (F(-1, 2), F(1, 2))
 

@@ -6,11 +6,12 @@ from fractions import Fraction as F
 import pytest
 
 from mathloop.contract.load import load_contract
-from mathloop.domain import Kind, Scores, Verdict
+from mathloop.domain import Kind, Label, Scores, Verdict
 from mathloop.order import compare
 from mathloop.propose.base import Context, Head
+from mathloop.search.gate import decide
 from mathloop.targets import build_target
-from mathloop.targets.base import CheckerCrash, Malformed
+from mathloop.targets.base import Malformed
 
 REF = ["10039/10000", "8901/10000", "6374/10000", "3708/10000", "1422/10000", "0", "-312/10000", "-113/10000", "0", "0"]
 
@@ -72,13 +73,13 @@ def test_refuses_nonpositive_mass(target):
     assert ev.result("mass-positive").verdict is Verdict.REFUTED and not ev.bounds
 
 
-def test_value_above_class_maximum_is_a_checker_crash(contract):
+def test_value_above_class_maximum_is_refused_by_the_gate(contract):
     lowered = tuple(
         replace(o, bound=replace(o.bound, class_maximum=F(2, 3))) if o.kind is Kind.BOUND else o for o in contract.obligations
     )
     t = build_target(replace(contract, obligations=lowered))
-    with pytest.raises(CheckerCrash):
-        t.check(None, t.parse({"h": "1/5", "A": "2", "nodes": REF}))
+    decision = decide(t.contract, None, t.check(None, t.parse({"h": "1/5", "A": "2", "nodes": REF})))
+    assert decision.label is Label.ERROR and not decision.commits and "class maximum" in decision.reasons[0]
 
 
 def test_evidence_is_deterministic(target):

@@ -7,10 +7,12 @@ import numpy as np
 import pytest
 
 from mathloop.contract.load import load_contract
-from mathloop.domain import Kind, Verdict
-from mathloop.propose.base import Context, Head
+from mathloop.domain import Kind, Label, Verdict
+from mathloop.domain import Head
+from mathloop.propose.base import Context
+from mathloop.search.gate import decide
 from mathloop.targets import build_target
-from mathloop.targets.base import CheckerCrash, Malformed
+from mathloop.targets.base import Malformed
 from mathloop.targets.pair_correlation_rh_ceiling import conditions, lp
 from mathloop.targets.pair_correlation_rh_ceiling.arb_positivity import DualFunction, certify_dual_positive
 from mathloop.targets.pair_correlation_rh_ceiling.candidate import DualCandidate, Mass
@@ -184,13 +186,13 @@ def test_undecided_is_unknown_never_proved(target, seed):
     assert certify_dual_positive(touching, F(1), max_cells=2000).status == "unknown"
 
 
-def test_value_below_class_maximum_is_a_checker_crash(contract, seed):
+def test_value_below_class_maximum_is_refused_by_the_gate(contract, seed):
     raised = tuple(
         replace(o, bound=replace(o.bound, class_maximum=F(4, 5))) if o.kind is Kind.BOUND else o for o in contract.obligations
     )
     t = build_target(replace(contract, obligations=raised))
-    with pytest.raises(CheckerCrash, match="class maximum"):
-        t.check(None, t.parse(seed))
+    decision = decide(t.contract, None, t.check(None, t.parse(seed)))
+    assert decision.label is Label.ERROR and not decision.commits and "class maximum" in decision.reasons[0]
 
 
 def test_evidence_is_deterministic(target, seed):

@@ -7,11 +7,12 @@ import flint
 import pytest
 
 from mathloop.contract.load import load_contract
-from mathloop.domain import Kind, Scores, Verdict
+from mathloop.domain import Kind, Label, Scores, Verdict
 from mathloop.order import compare
 from mathloop.propose.base import Context, Head
+from mathloop.search.gate import decide
 from mathloop.targets import build_target
-from mathloop.targets.base import CheckerCrash, Malformed
+from mathloop.targets.base import Malformed
 
 
 @pytest.fixture(scope="module")
@@ -65,14 +66,14 @@ def test_refuses_zero_mass(target):
     assert ev.result("mass-nonzero").verdict is Verdict.REFUTED and not ev.bounds
 
 
-def test_value_above_class_maximum_is_a_checker_crash(contract):
+def test_value_above_class_maximum_is_refused_by_the_gate(contract):
     lowered = tuple(
         replace(o, bound=replace(o.bound, class_maximum=F(2, 3))) if o.kind is Kind.BOUND else o for o in contract.obligations
     )
     t = build_target(replace(contract, obligations=lowered))
-    t.check(None, t.parse({"g": ["1"]}))  # exactly at the maximum: allowed
-    with pytest.raises(CheckerCrash):
-        t.check(None, t.parse({"g": ["29", "-28"]}))
+    assert decide(t.contract, None, t.check(None, t.parse({"g": ["1"]}))).commits  # exactly at the maximum: allowed
+    decision = decide(t.contract, None, t.check(None, t.parse({"g": ["29", "-28"]})))
+    assert decision.label is Label.ERROR and not decision.commits and "class maximum" in decision.reasons[0]
 
 
 def test_class_maximum_is_just_above_b_star(contract):

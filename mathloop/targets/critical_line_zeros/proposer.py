@@ -11,14 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from mathloop.propose.base import Context, Proposal, payload_sha
+from mathloop.domain import payload_sha
+from mathloop.propose.base import Context, Proposal, Proposer
 from mathloop.targets.critical_line_zeros import pool
 from mathloop.targets.critical_line_zeros.sampling import build_piece
 
 MAX_BOOST = 3
 
 
-class LocalProposer:
+class LocalProposer(Proposer):
     """Embedded proposer for `critical-line-zeros` (no network; deterministic)."""
 
     name = "local"

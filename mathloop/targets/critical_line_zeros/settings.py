@@ -42,9 +42,9 @@ def _int(contract: Contract, table: str, d: Mapping[str, Any], key: str, lo: int
 
 def read_settings(contract: Contract) -> Settings:
     """Return the typed settings. Raises ContractError naming the table and key."""
-    p, lim = contract.parameters, contract.limits
+    p, lim = contract.parameters, contract.target_limits  # the generic limits are validated in contract/
     known_p = {"precision_ladder", "height_digits", "crosscheck_stride", "crosscheck_dps", "check_workers", "chunk_gram_intervals"}
-    known_l = {"check_timeout_s", "default_budget", "max_gram_index", "max_blocks_per_chunk", "max_block_length", "max_points_per_block", "max_point_chars"}
+    known_l = {"max_gram_index", "max_blocks_per_chunk", "max_block_length", "max_points_per_block", "max_point_chars"}
     for table, d, known in (("parameters", p, known_p), ("limits", lim, known_l)):
         unknown = sorted(set(d) - known)
         if unknown:
@@ -64,7 +64,6 @@ def read_settings(contract: Contract) -> Settings:
         crosscheck_dps=_int(contract, "parameters", p, "crosscheck_dps", 15, 60),
         workers=_int(contract, "parameters", p, "check_workers", 0, 256, 0),
     )
-    _int(contract, "limits", lim, "check_timeout_s", 1, 86400)
     limits = Limits(
         max_gram_index=_int(contract, "limits", lim, "max_gram_index", 1, MAX_CAP),
         max_blocks_per_chunk=_int(contract, "limits", lim, "max_blocks_per_chunk", 1, 100_000),

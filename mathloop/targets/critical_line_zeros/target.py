@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, ClassVar, Mapping
+from pathlib import Path
+from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 import flint
 
 from mathloop.contract.model import Contract, ContractError
-from mathloop.domain import Evidence, Kind, ObligationResult, Trust, Verdict, decimal_str, fraction_str
-from mathloop.targets.base import CheckerCrash, Malformed, Target
+from mathloop.contract.rules import Required
+from mathloop.domain import Direction, Evidence, Kind, Trust, Verdict, decimal_str, fraction_str
+from mathloop.targets.base import ChainCheck, CheckerCrash, Malformed, Target
+from mathloop.targets.evidence import Outcome, assemble
 from mathloop.targets.critical_line_zeros.certificate import CERTIFICATE_FORMAT, Chunk, Prefix, parse_chunk, parse_prefix
 from mathloop.targets.critical_line_zeros.gram import expected_sign, gram_decimal, gram_floor
 from mathloop.targets.critical_line_zeros.hardy_z import arb_of, definite, theta
@@ -27,6 +30,17 @@ class CriticalLineZeros(Target):
     name: ClassVar[str] = "critical-line-zeros"
     version: ClassVar[str] = "1"
     checks: ClassVar[Mapping[str, Trust]] = {c: Trust.RIGOROUS for c in _CHECKERS}
+    # N(T) and "all zeros up to T on the line" rest on Riemann–von Mangoldt, Turing's method with
+    # Trudgian's constants and Arb's enclosures; the blocks and Turing's closure make them true.
+    required_obligations: ClassVar[tuple[Required, ...]] = (
+        Required("riemann-von-mangoldt", Kind.HYPOTHESIS),
+        Required("turing-trudgian", Kind.HYPOTHESIS),
+        Required("arb-enclosures", Kind.HYPOTHESIS),
+        Required("blocks", Kind.LEMMA, "blocks"),
+        Required("turing", Kind.CHECK, "turing"),
+        Required("height", Kind.BOUND, "height", "height", Direction.MAXIMIZE),
+        Required("count", Kind.BOUND, "count", "count", Direction.MAXIMIZE),
+    )
 
     def __init__(self, contract: Contract) -> None:
         super().__init__(contract)
@@ -44,11 +58,7 @@ class CriticalLineZeros(Target):
             o = next(o for o in contract.checked if o.checker == name)
             if o.kind is not Kind.BOUND or o.bound is None or o.bound.name != name or o.bound.direction.value != "maximize":
                 raise ContractError(contract.path, f"obligations.{o.id}", f"must be a bound named {name!r} to maximize")
-        target = cls(contract)
-        try:
-            seed = target.parse(contract.seed)
-        except Malformed as e:
-            raise ContractError(contract.path, "seed", str(e)) from None
+        seed = cls.parsed_seed(contract)
         if seed.start != -1 or seed.parent is not None:
             raise ContractError(contract.path, "seed", "the seed chunk must start at g_-1 and carry no parent_state")
 
@@ -104,10 +114,8 @@ class CriticalLineZeros(Target):
                   z_at_height: list | None, conditional: str | None) -> Evidence:
         cap, pre = self.settings.limits.max_gram_index, out.prefix
         open_intervals = max(0, cap - pre.last_gram_index)
-        by_checker: dict[str, ObligationResult] = {}
-        for o in self.contract.checked:
-            by_checker[o.checker] = self._result(o.id, o.checker, out, closure, height, open_intervals, o.bound.goal if o.bound else None)
-        results = tuple(by_checker[o.checker] for o in self.contract.checked)
+        outcomes = {o.checker: self._outcome(o.checker, out, closure, height, open_intervals, o.bound.goal if o.bound else None)
+                    for o in self.contract.checked}
         bounds = {"height": height, "count": Fraction(closure.closed_at + 1)} if closure and height is not None else {}
         state: dict[str, Any] = dict(pre.to_json())
         state["height"] = fraction_str(height) if height is not None else None
@@ -129,30 +137,47 @@ class CriticalLineZeros(Target):
             "crosscheck": {"tool": "mpmath.siegelz", "dps": p.crosscheck_dps, "stride": p.crosscheck_stride, "compared": out.crosschecked},
             "python_flint": flint.__version__,
         }
-        return Evidence(self.name, self.version, results, bounds, state, artifacts, precision)
+        return assemble(self.contract, checker=self.name, version=self.version, outcomes=outcomes, bounds=bounds,
+                        state=state, artifacts=artifacts, precision=precision, timings={})
 
     @staticmethod
-    def _result(oid: str, checker: str, out: ChunkOutcome, closure: Closure | None, height: Fraction | None,
-                open_intervals: int, goal: Fraction | None) -> ObligationResult:
+    def _outcome(checker: str, out: ChunkOutcome, closure: Closure | None, height: Fraction | None,
+                 open_intervals: int, goal: Fraction | None) -> Outcome:
         p = out.prefix.last_gram_index
         if checker == "blocks":
             if out.reason:
-                return ObligationResult(oid, Verdict.REFUTED, max(1, open_intervals), Trust.RIGOROUS, (out.reason,))
+                return Outcome(Verdict.REFUTED, Trust.RIGOROUS, (out.reason,), max(1, open_intervals))
             if open_intervals == 0:
-                return ObligationResult(oid, Verdict.PROVED, 0, Trust.RIGOROUS)
-            return ObligationResult(oid, Verdict.UNKNOWN, open_intervals, Trust.RIGOROUS,
-                                    (f"open: {open_intervals} Gram intervals from g_{p} to the cap",))
+                return Outcome(Verdict.PROVED, Trust.RIGOROUS)
+            return Outcome(Verdict.UNKNOWN, Trust.RIGOROUS, (f"open: {open_intervals} Gram intervals from g_{p} to the cap",),
+                           open_intervals)
         if checker == "turing":
             if closure:
-                return ObligationResult(oid, Verdict.PROVED, 0, Trust.RIGOROUS)
-            return ObligationResult(oid, Verdict.UNKNOWN, 1, Trust.RIGOROUS,
-                                    (f"not closed: needs Trudgian's K verified Rosser blocks after a Gram point above 168*pi (prefix ends at g_{p})",))
+                return Outcome(Verdict.PROVED, Trust.RIGOROUS)
+            return Outcome(Verdict.UNKNOWN, Trust.RIGOROUS,
+                           (f"not closed: needs Trudgian's K verified Rosser blocks after a Gram point above 168*pi (prefix ends at g_{p})",))
         value = (height if checker == "height" else Fraction(closure.closed_at + 1)) if closure and height is not None else None
         if value is None:
-            return ObligationResult(oid, Verdict.UNKNOWN, 1, Trust.RIGOROUS, (f"{checker} not certified yet: Turing's bound has not closed",))
+            return Outcome(Verdict.UNKNOWN, Trust.RIGOROUS, (f"{checker} not certified yet: Turing's bound has not closed",))
         if goal is None or value >= goal:
-            return ObligationResult(oid, Verdict.PROVED, 0, Trust.RIGOROUS)
-        return ObligationResult(oid, Verdict.UNKNOWN, 1, Trust.RIGOROUS, (f"certified {checker} {_dec(value)} below the goal {_dec(goal)}",))
+            return Outcome(Verdict.PROVED, Trust.RIGOROUS)
+        return Outcome(Verdict.UNKNOWN, Trust.RIGOROUS, (f"certified {checker} {_dec(value)} below the goal {_dec(goal)}",))
+
+    def rests_on_claimed_parent(self, evidence: Evidence) -> bool:
+        """Return True when a single certificate file was checked against its own recorded parent."""
+        return isinstance(evidence.state, Mapping) and bool(evidence.state.get("conditional_on_parent"))
+
+    def export_certificates(self, chain: Sequence[tuple[str, Evidence]], out_dir: Path) -> Path:
+        """Write each committed chunk's certificate and manifest.json; return the manifest path."""
+        from mathloop.targets.critical_line_zeros.export import export_certificates
+
+        return export_certificates([ev.to_json(with_timings=False) for _, ev in chain], out_dir, [h for h, _ in chain])
+
+    def verify_certificate_chain(self, manifest: Path, read_json: Callable[[Path], Any]) -> ChainCheck:
+        """Return the re-verification of an exported chain from the seed (see chain.py)."""
+        from mathloop.targets.critical_line_zeros.chain import verify_chain
+
+        return verify_chain(self, manifest, read_json)
 
     def state_summary(self, state: Mapping[str, Any]) -> str:
         """Return e.g. 'all zeros with 0 < t <= 10000.25 on the line (N = 10142); 7123 blocks to g_10150'."""

@@ -3,28 +3,14 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from math import comb
 from typing import Callable
 
 from mathloop.domain import fraction_str
-from mathloop.targets.levinson_conrey.closed_form import poly_eval
+from mathloop.targets.polynomial import evaluate, reflect
 from mathloop.targets.levinson_conrey.schema import Candidate
 
 # Every check returns None when the condition holds, else the reason it fails.
 Check = Callable[[Candidate, Fraction, Fraction], "str | None"]
-
-
-def reflect(p: tuple[Fraction, ...]) -> tuple[Fraction, ...]:
-    """Return the coefficients of p(1 − x).
-
-    >>> reflect((Fraction(1), Fraction(-1)))
-    (Fraction(0, 1), Fraction(1, 1))
-    """
-    out = [Fraction(0)] * len(p)
-    for k, c in enumerate(p):
-        for j in range(k + 1):  # (1 − x)^k = Σ_j C(k, j)(−x)^j
-            out[j] += c * comb(k, j) * (-1) ** j
-    return tuple(out)
 
 
 def p_at_zero(c: Candidate, theta: Fraction, theta_sup: Fraction) -> str | None:
@@ -33,7 +19,7 @@ def p_at_zero(c: Candidate, theta: Fraction, theta_sup: Fraction) -> str | None:
 
 
 def p_at_one(c: Candidate, theta: Fraction, theta_sup: Fraction) -> str | None:
-    v = poly_eval(c.P, Fraction(1))
+    v = evaluate(c.P, Fraction(1))
     return None if v == 1 else f"P(1) = {fraction_str(v)}, must be 1"
 
 

@@ -24,9 +24,6 @@ TOL_EXP10 = 30
 GRID = Fraction(1, 10**12)
 
 
-THETA_SUP = Fraction(4, 7)  # Conrey's range, the largest known admissible mollifier length
-
-
 def _min1(x: Fraction) -> Fraction:
     return x if x < 1 else Fraction(1)
 
@@ -130,19 +127,21 @@ def _recomputed_sides(cert: Mapping[str, Any], R: Fraction, a: Fraction, b: Frac
     return _sides(a, b, R, k0, n2r, nrhs)
 
 
-def verify_certificate(cert: Mapping[str, Any]) -> bool:
-    """Return True iff the certificate proves κ >= k0 for its P, Q, R, θ.
+def verify_certificate(cert: Mapping[str, Any], theta_sup: Fraction) -> bool:
+    """Return True iff the certificate proves κ >= k0 for its P, Q, R and a θ with 0 < θ < theta_sup.
 
-    Re-derives a, b from P, Q, R, θ (closed form), both exponential bounds from the stored
-    Taylor orders, and every stored string; then checks D > 0 and N1 <= N2.
+    `theta_sup` is the contract's admissible range (1/2 for Levinson's theorem, 4/7 for Conrey's):
+    a certificate is only as good as the mean-value theorem its θ rests on. Re-derives a, b from
+    P, Q, R, θ (closed form), both exponential bounds from the stored Taylor orders, and every
+    stored string; then checks D > 0 and N1 <= N2.
     """
     try:
         theta, R, k0 = Fraction(cert["theta"]), Fraction(cert["R"]), Fraction(cert["k0"])
         P = tuple(Fraction(x) for x in cert["P"])
         Q = tuple(Fraction(x) for x in cert["Q"])
-        if R <= 0 or not 0 < theta < THETA_SUP or k0 > 1:
+        if R <= 0 or not 0 < theta < theta_sup or k0 > 1:
             return False
-        if failures(Candidate(P, Q, R), theta, THETA_SUP):  # P(0)=0, P(1)=1, Q(0)=1, Q symmetric, ...
+        if failures(Candidate(P, Q, R), theta, theta_sup):  # P(0)=0, P(1)=1, Q(0)=1, Q symmetric, ...
             return False
         cf = closed_form(P, Q, R, theta)
         s = _recomputed_sides(cert, R, cf.a, cf.b, k0)

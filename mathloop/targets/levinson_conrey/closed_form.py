@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
-Poly = tuple[Fraction, ...]  # coefficients, lowest degree first
+from mathloop.targets.polynomial import Poly, add, derivative, int_mul, integral_01, mul, scale
 
 
 @dataclass(frozen=True)
@@ -31,60 +31,6 @@ class ClosedForm:
     b: Fraction
     lam: Fraction
     theta: Fraction
-
-
-def poly_mul(p: Sequence[Fraction], q: Sequence[Fraction]) -> Poly:
-    """Return the product of two coefficient lists.
-
-    >>> poly_mul((Fraction(1), Fraction(1)), (Fraction(-1), Fraction(1)))
-    (Fraction(-1, 1), Fraction(0, 1), Fraction(1, 1))
-    """
-    out = [Fraction(0)] * (len(p) + len(q) - 1)
-    for i, x in enumerate(p):
-        if x:
-            for j, y in enumerate(q):
-                out[i + j] += x * y
-    return tuple(out)
-
-
-def poly_add(*ps: Sequence[Fraction]) -> Poly:
-    """Return the sum of coefficient lists (of any lengths)."""
-    out = [Fraction(0)] * max(len(p) for p in ps)
-    for p in ps:
-        for i, x in enumerate(p):
-            out[i] += x
-    return tuple(out)
-
-
-def poly_scale(p: Sequence[Fraction], s: Fraction) -> Poly:
-    """Return s·p."""
-    return tuple(s * x for x in p)
-
-
-def poly_deriv(p: Sequence[Fraction]) -> Poly:
-    """Return p' (the zero polynomial as (0,))."""
-    return tuple(i * x for i, x in enumerate(p))[1:] or (Fraction(0),)
-
-
-def poly_eval(p: Sequence[Fraction], x: Fraction) -> Fraction:
-    """Return p(x) by Horner's rule.
-
-    >>> poly_eval((Fraction(1), Fraction(-1)), Fraction(1, 3))
-    Fraction(2, 3)
-    """
-    acc = Fraction(0)
-    for c in reversed(p):
-        acc = acc * x + c
-    return acc
-
-
-def integral_01(p: Sequence[Fraction]) -> Fraction:
-    """Return ∫₀¹ p(u) du.
-
-    >>> integral_01((Fraction(0), Fraction(0), Fraction(1)))
-    Fraction(1, 3)
-    """
-    return sum((x / (i + 1) for i, x in enumerate(p)), Fraction(0))
 
 
 def exp_moments(lam: Fraction, k_max: int) -> tuple[list[Fraction], list[Fraction]]:
@@ -106,16 +52,12 @@ def exp_moments(lam: Fraction, k_max: int) -> tuple[list[Fraction], list[Fractio
 
 def g_polynomial(P: Poly, Q: Poly, R: Fraction, theta: Fraction) -> Poly:
     """Return g(v) = ∫P'²·Q² + 2θ∫P'P·Q·(Q'+RQ) + θ²∫P²·(Q'+RQ)², the u-integrated square."""
-    dP = poly_deriv(P)
-    i_pp = integral_01(poly_mul(dP, dP))
-    i_pq = integral_01(poly_mul(dP, P))
-    i_qq = integral_01(poly_mul(P, P))
-    B = poly_add(poly_deriv(Q), poly_scale(Q, R))
-    return poly_add(
-        poly_scale(poly_mul(Q, Q), i_pp),
-        poly_scale(poly_mul(Q, B), 2 * theta * i_pq),
-        poly_scale(poly_mul(B, B), theta * theta * i_qq),
-    )
+    dP = derivative(P)
+    i_pp = integral_01(mul(dP, dP))
+    i_pq = integral_01(mul(dP, P))
+    i_qq = integral_01(mul(P, P))
+    B = add(derivative(Q), scale(Q, R))
+    return add(add(scale(mul(Q, Q), i_pp), scale(mul(Q, B), 2 * theta * i_pq)), scale(mul(B, B), theta * theta * i_qq))
 
 
 def closed_form_reference(P: Poly, Q: Poly, R: Fraction, theta: Fraction) -> ClosedForm:
@@ -140,18 +82,9 @@ def _common(p: Sequence[Fraction]) -> tuple[list[int], int]:
     return [x.numerator * (d // x.denominator) for x in p], d
 
 
-def _imul(p: Sequence[int], q: Sequence[int]) -> list[int]:
-    out = [0] * (len(p) + len(q) - 1)
-    for i, x in enumerate(p):
-        if x:
-            for j, y in enumerate(q):
-                out[i + j] += x * y
-    return out
-
-
 def _integral_product(p: Sequence[int], q: Sequence[int]) -> Fraction:
     """Return ∫₀¹ p·q for integer polynomials, with a single reduction at the end."""
-    c = _imul(p, q)
+    c = int_mul(p, q)
     L = math.lcm(*range(1, len(c) + 1))
     return Fraction(sum(x * (L // (m + 1)) for m, x in enumerate(c)), L)
 
@@ -181,7 +114,7 @@ def closed_form(P: Poly, Q: Poly, R: Fraction, theta: Fraction) -> ClosedForm:
     w = (i_pp * s * s, 2 * theta * i_pq * s, theta * theta * i_qq)
     Wn, W = _common(w)
     G = [0] * (2 * len(NQ) - 1)
-    for weight, poly in zip(Wn, (_imul(NQ, NQ), _imul(NQ, NB), _imul(NB, NB))):
+    for weight, poly in zip(Wn, (int_mul(NQ, NQ), int_mul(NQ, NB), int_mul(NB, NB))):
         for k, x in enumerate(poly):
             G[k] += weight * x
     K = len(G) - 1

@@ -12,13 +12,15 @@ from mathloop.targets.levinson_conrey.schema import Limits
 
 # Conrey (1989): mollifiers of length T^θ are admissible for θ < 4/7. No contract may claim more.
 THETA_SUP_MAX = Fraction(4, 7)
+# Levinson (1974) (and Young's short proof, arXiv:1002.4403) cover θ < 1/2 only.
+THETA_SUP_LEVINSON = Fraction(1, 2)
+MEAN_VALUE = {"levinson-mean-value": THETA_SUP_LEVINSON, "conrey-mean-value": THETA_SUP_MAX}
 BOUND_NAME = "kappa"
 _PARAMETERS = {"theta", "theta_sup"}
 _LIMITS = {
     "max_degree", "max_numerator", "max_denominator", "r_max", "max_string_chars", "max_exponent",
-    "max_payload_bytes", "check_timeout_s",
+    "max_payload_bytes",
 }
-_OPTIONAL_LIMITS = {"default_budget"}  # read by the CLI; validated by Target.validate_contract
 
 
 @dataclass(frozen=True)
@@ -59,18 +61,18 @@ def settings(contract: Contract) -> Settings:
     Raises:
         ContractError: unknown/missing parameters or limits, or values out of range.
     """
-    p, lim = contract.parameters, contract.limits
+    p, lim = contract.parameters, contract.target_limits  # the generic limits are validated in contract/
     for table, allowed, name in ((p, _PARAMETERS, "parameters"), (lim, _LIMITS, "limits")):
         for k in table:
-            if k not in allowed and not (name == "limits" and k in _OPTIONAL_LIMITS):
+            if k not in allowed:
                 raise ContractError(contract.path, f"{name}.{k}", f"unknown key (allowed: {', '.join(sorted(allowed))})")
         for k in allowed:
             if k not in table:
                 raise ContractError(contract.path, f"{name}.{k}", "missing")
     theta = _rational(contract, "parameters.theta", p["theta"])
     theta_sup = _rational(contract, "parameters.theta_sup", p["theta_sup"])
-    if not 0 < theta_sup <= THETA_SUP_MAX:
-        raise ContractError(contract.path, "parameters.theta_sup", "must be in (0, 4/7]: Conrey's range is the largest known")
+    if not theta_sup > 0:
+        raise ContractError(contract.path, "parameters.theta_sup", "must be > 0")  # <= 4/7: a floor (target.py)
     if theta <= 0:
         raise ContractError(contract.path, "parameters.theta", "must be > 0")
     r_max = _rational(contract, "limits.r_max", lim["r_max"])
@@ -85,7 +87,6 @@ def settings(contract: Contract) -> Settings:
         max_exponent=_int(contract, "limits.max_exponent", lim["max_exponent"], 0, 100),
         max_payload_bytes=_int(contract, "limits.max_payload_bytes", lim["max_payload_bytes"], 64, 1_000_000),
     )
-    _int(contract, "limits.check_timeout_s", lim["check_timeout_s"], 1, 3600)
     return Settings(theta=theta, theta_sup=theta_sup, limits=limits)
 
 
@@ -100,3 +101,17 @@ def validate_bound(contract: Contract, checker: str) -> None:
         raise ContractError(contract.path, where, f"must be named {BOUND_NAME!r} with direction 'maximize'")
     if b.class_maximum is not None and not b.class_maximum <= 1:
         raise ContractError(contract.path, f"{where}.class_maximum", "κ <= 1 always (c >= 1)")
+
+
+def validate_mean_value(contract: Contract) -> None:
+    """Raise ContractError unless a mean-value hypothesis covering θ < theta_sup is in the contract.
+
+    θ < 1/2 rests on Levinson's theorem or Conrey's; 1/2 <= θ < 4/7 on Conrey's (1989) only.
+    """
+    sup = _rational(contract, "parameters.theta_sup", contract.parameters.get("theta_sup"))
+    have = {h.id for h in contract.hypotheses}
+    covering = sorted(h for h, top in MEAN_VALUE.items() if h in have and sup <= top)
+    if not covering:
+        need = " or ".join(repr(h) for h, top in MEAN_VALUE.items() if sup <= top) or "none (theta_sup > 4/7)"
+        raise ContractError(contract.path, "obligations", f"a mean-value hypothesis covering θ < {sup} is required "
+                                                          f"({need}): the bound rests on it")

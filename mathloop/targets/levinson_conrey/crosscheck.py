@@ -90,6 +90,11 @@ def check_k0(k0: Fraction, hp: HighPrec) -> None:
 
 
 def decimal_str(q: Fraction, digits: int = 15) -> str:
-    """Return a short decimal rendering of a rational for messages."""
+    """Return a short decimal rendering of a rational for refusal messages (not a bound's display).
+
+    Rounds to nearest (mpmath.nstr), and its text enters evidence reasons ("certified κ >= … is
+    below the goal"): changing it would change committed evidence bytes, so it stays as it is.
+    Bounds are displayed by `domain.decimal_str`, rounded in the safe direction.
+    """
     with mpmath.workdps(digits + 5):
         return mpmath.nstr(_mp(q), digits)

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from mathloop.propose.base import Context, Proposal, payload_sha
+from mathloop.domain import payload_sha
+from mathloop.propose.base import Context, Proposal, Proposer
 from mathloop.targets.base import Malformed
 from mathloop.targets.levinson_conrey.optimise import Evaluator
 from mathloop.targets.levinson_conrey.rationalise import degrees, project, to_payload
@@ -46,7 +47,7 @@ def ladder(max_degree: int) -> list[tuple[int, int]]:
     return out
 
 
-class LocalProposer:
+class LocalProposer(Proposer):
     """Deterministic (for a seed) optimiser-driven proposer; see the module docstring."""
 
     name = "local"

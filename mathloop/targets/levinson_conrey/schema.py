@@ -12,16 +12,14 @@ the zero polynomial is ["0"]. The list length cap applies before normalising.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any
 
 from mathloop.domain import fraction_str
 from mathloop.targets.base import Malformed
+from mathloop.targets.payload import PayloadSpec, Rational, RationalList
 
-_RATIONAL = re.compile(r"[+-]?[0-9]+/[0-9]+", re.ASCII)
-_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE]([+-]?[0-9]{1,4}))?", re.ASCII)
 KEYS = ("P", "Q", "R")
 
 
@@ -69,49 +67,28 @@ def _reject_number(text: str) -> Any:
     raise Malformed(f"payload: JSON number {text[:20]} is not allowed; write exact rationals as strings")
 
 
+def spec(limits: Limits) -> PayloadSpec:
+    """Return the payload spec {"P": [...], "Q": [...], "R": "..."} under the contract's limits."""
+    rational = Rational(max_chars=limits.max_string_chars, max_numerator=limits.max_numerator,
+                        max_denominator=limits.max_denominator, max_exponent=limits.max_exponent)
+    coefficients = RationalList(rational, limits.max_degree + 1, noun="coefficients")
+    return PayloadSpec((("P", coefficients), ("Q", coefficients), ("R", rational)))
+
+
 def parse_rational(field: str, value: Any, limits: Limits) -> Fraction:
-    """Return the exact rational spelled by `value`.
+    """Return the exact rational spelled by `value` under the limits (the shared Rational rules).
 
     >>> parse_rational("R", "1.3", Limits())
     Fraction(13, 10)
-
-    Raises:
-        Malformed: not a string, bad syntax, zero denominator, huge exponent, over the size limits.
     """
-    if not isinstance(value, str):
-        raise Malformed(f"{field}: must be a string spelling an exact rational, got {type(value).__name__}")
-    if len(value) > limits.max_string_chars:
-        raise Malformed(f"{field}: longer than {limits.max_string_chars} characters")
-    if _RATIONAL.fullmatch(value):
-        num, den = value.lstrip("+").split("/")
-        if int(den) == 0:
-            raise Malformed(f"{field}: zero denominator in {value!r}")
-        q = Fraction(int(num), int(den))
-    else:
-        m = _DECIMAL.fullmatch(value)
-        if not m:
-            raise Malformed(f"{field}: not an exact rational (integer, p/q or decimal): {value!r}")
-        if m.group(1) is not None and abs(int(m.group(1))) > limits.max_exponent:
-            raise Malformed(f"{field}: exponent beyond ±{limits.max_exponent} in {value!r}")
-        q = Fraction(value)
-    if abs(q.numerator) > limits.max_numerator:
-        raise Malformed(f"{field}: numerator of {value!r} exceeds {limits.max_numerator}")
-    if q.denominator > limits.max_denominator:
-        raise Malformed(f"{field}: denominator of {value!r} exceeds {limits.max_denominator}")
-    return q
+    return spec(limits).rational.parse(field, value)  # P, Q and R share one rational spec
 
 
-def _poly(field: str, value: Any, limits: Limits) -> tuple[Fraction, ...]:
-    if not isinstance(value, list):
-        raise Malformed(f"{field}: must be a list of coefficient strings, lowest degree first")
-    if not value:
-        raise Malformed(f"{field}: empty coefficient list (the zero polynomial is [\"0\"])")
-    if len(value) > limits.max_degree + 1:
-        raise Malformed(f"{field}: {len(value)} coefficients, more than degree {limits.max_degree} allows")
-    coeffs = [parse_rational(f"{field}[{i}]", v, limits) for i, v in enumerate(value)]
-    while len(coeffs) > 1 and coeffs[-1] == 0:
-        coeffs.pop()  # normalise: trailing zeros do not change the polynomial
-    return tuple(coeffs)
+def _poly(coeffs: tuple[Fraction, ...]) -> tuple[Fraction, ...]:
+    out = list(coeffs)
+    while len(out) > 1 and out[-1] == 0:
+        out.pop()  # normalise: trailing zeros do not change the polynomial
+    return tuple(out)
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -145,17 +122,8 @@ def parse_payload(payload: Any, limits: Limits) -> Candidate:
             raise Malformed(f"payload: not valid JSON: {e.msg}") from None
         except RecursionError:
             raise Malformed("payload: JSON nested too deeply") from None
-    if not isinstance(payload, Mapping):
-        raise Malformed(f"payload: must be an object with keys P, Q, R, got {type(payload).__name__}")
-    for k in payload:
-        if k not in KEYS:
-            raise Malformed(f"{str(k)[:40]}: unknown key (allowed: P, Q, R)")
-    for k in KEYS:
-        if k not in payload:
-            raise Malformed(f"{k}: missing")
-    P = _poly("P", payload["P"], limits)
-    Q = _poly("Q", payload["Q"], limits)
-    R = parse_rational("R", payload["R"], limits)
+    fields = spec(limits).parse(payload)
+    P, Q, R = _poly(fields["P"]), _poly(fields["Q"]), fields["R"]
     if R > limits.r_max:
         raise Malformed(f"R: {fraction_str(R)} exceeds the limit R <= {fraction_str(limits.r_max)}")
     cand = Candidate(P, Q, R)

@@ -7,14 +7,16 @@ from fractions import Fraction
 from typing import Any, ClassVar, Mapping
 
 from mathloop.contract.model import Contract, ContractError
-from mathloop.domain import Evidence, ObligationResult, Trust, Verdict, fraction_str
+from mathloop.contract.rules import Floor, Required
+from mathloop.domain import Direction, Evidence, Kind, Trust, Verdict, fraction_str
 from mathloop.propose.base import Proposer
 from mathloop.targets.base import CheckerCrash, Malformed, Target
+from mathloop.targets.evidence import Outcome, assemble
 from mathloop.targets.levinson_conrey import admissibility, config
-from mathloop.targets.levinson_conrey.certificate import GRID, TOL_EXP10, build_certificate
+from mathloop.targets.levinson_conrey.certificate import GRID, TOL_EXP10, build_certificate, verify_certificate
 from mathloop.targets.levinson_conrey.closed_form import closed_form
 from mathloop.targets.levinson_conrey.crosscheck import REL_TOL_EXP10, check_k0, crosscheck, decimal_str
-from mathloop.targets.levinson_conrey.schema import Candidate, parse_payload
+from mathloop.targets.levinson_conrey.schema import Candidate, parse_payload, spec
 
 INPUTS = ("input-p", "input-q", "input-r")
 KAPPA = "kappa-bound"
@@ -34,6 +36,23 @@ class LevinsonConrey(Target):
         "closed-form": Trust.EXACT,
         KAPPA: Trust.RIGOROUS,
     }
+    # κ >= 1 − log(c)/R holds only for admissible (P, Q, R) and θ inside the mean-value theorem's
+    # range, through Levinson's method and the Levinson–Conrey inequality.
+    required_obligations: ClassVar[tuple[Required, ...]] = (
+        Required("levinson-method", Kind.HYPOTHESIS),
+        Required("levinson-conrey-inequality", Kind.HYPOTHESIS),
+        Required("P", Kind.INPUT, "input-p"),
+        Required("Q", Kind.INPUT, "input-q"),
+        Required("R", Kind.INPUT, "input-r"),
+        *(Required(c, Kind.CHECK, c) for c in admissibility.CONDITIONS),
+        Required("closed-form", Kind.CHECK, "closed-form"),
+        Required(KAPPA, Kind.BOUND, KAPPA, config.BOUND_NAME, Direction.MAXIMIZE),
+    )
+    limit_floors: ClassVar[tuple[Floor, ...]] = (
+        Floor("parameters.theta_sup", config.THETA_SUP_MAX, at_most=True,
+              why="Conrey (1989) proves the mean-value theorem for θ < 4/7 only"),
+        Floor("bounds.kappa.class_maximum", Fraction(1), at_most=True, why="κ <= 1 always (c >= 1)"),
+    )
 
     def __init__(self, contract: Contract) -> None:
         super().__init__(contract)
@@ -43,20 +62,21 @@ class LevinsonConrey(Target):
     def validate_contract(cls, contract: Contract) -> None:
         """Raise ContractError unless checkers, parameters, limits, the kappa bound and the seed are valid."""
         super().validate_contract(contract)
+        config.validate_mean_value(contract)
         used = [o.checker for o in contract.checked]
         for name in cls.checks:
             if used.count(name) != 1:
                 raise ContractError(contract.path, "obligations", f"checker {name!r} must be cited by exactly one obligation (found {used.count(name)})")
         config.validate_bound(contract, KAPPA)
-        target = cls(contract)
-        try:
-            target.parse(contract.seed)
-        except Malformed as e:
-            raise ContractError(contract.path, "seed", str(e)) from None
+        cls.parsed_seed(contract)
 
     def parse(self, payload: Any) -> Candidate:
         """Return the exact candidate. Raises Malformed("<field>: reason")."""
         return parse_payload(payload, self.settings.limits)
+
+    def candidate_schema(self) -> dict[str, Any]:
+        """Return the schema of {"P": [...], "Q": [...], "R": "..."} (coefficients lowest degree first)."""
+        return spec(self.settings.limits).schema()
 
     def check(self, parent_state: Mapping[str, Any] | None, candidate: Candidate) -> Evidence:
         """Return the evidence for `candidate` (a full replacement state; the parent is not needed)."""
@@ -65,34 +85,24 @@ class LevinsonConrey(Target):
         t0 = time.perf_counter()
         fails = admissibility.failures(candidate, s.theta, s.theta_sup)
         timings["admissibility"] = time.perf_counter() - t0
-        by_checker: dict[str, ObligationResult] = {}
-        for name in INPUTS:
-            by_checker[name] = _proved(name, Trust.EXACT)
+        outcomes: dict[str, Outcome] = {name: Outcome(Verdict.PROVED, Trust.EXACT) for name in INPUTS}
         for name in admissibility.CONDITIONS:
-            by_checker[name] = _proved(name, Trust.EXACT) if name not in fails else _refuted(name, fails[name])
+            outcomes[name] = (Outcome(Verdict.REFUTED, Trust.EXACT, (fails[name],)) if name in fails
+                              else Outcome(Verdict.PROVED, Trust.EXACT))
         bounds: dict[str, Fraction] = {}
         artifacts: dict[str, Any] = {}
         precision: dict[str, Any] = {"grid": fraction_str(GRID), "admissibility": "exact rationals"}
         if fails:
-            why = "not admissible: " + ", ".join(fails)
-            by_checker["closed-form"] = ObligationResult("closed-form", Verdict.UNKNOWN, 1, Trust.EXACT, (why,))
-            by_checker[KAPPA] = ObligationResult(KAPPA, Verdict.UNKNOWN, 1, Trust.RIGOROUS, (why,))
+            why = ("not admissible: " + ", ".join(fails),)
+            outcomes["closed-form"] = Outcome(Verdict.UNKNOWN, Trust.EXACT, why)
+            outcomes[KAPPA] = Outcome(Verdict.UNKNOWN, Trust.RIGOROUS, why)
         else:
             k0 = self._certify(candidate, timings, artifacts, precision)
             bounds["kappa"] = k0
-            by_checker["closed-form"] = _proved("closed-form", Trust.EXACT)
-            by_checker[KAPPA] = self._kappa_result(k0)
-        results = tuple(_as_obligation(by_checker[o.checker], o.id) for o in self.contract.checked)
-        return Evidence(
-            checker=self.name,
-            checker_version=self.version,
-            results=results,
-            bounds=bounds,
-            state=candidate.payload(),
-            artifacts=artifacts,
-            precision=precision,
-            timings=timings,
-        )
+            outcomes["closed-form"] = Outcome(Verdict.PROVED, Trust.EXACT)
+            outcomes[KAPPA] = self._kappa_outcome(k0)
+        return assemble(self.contract, checker=self.name, version=self.version, outcomes=outcomes, bounds=bounds,
+                        state=candidate.payload(), artifacts=artifacts, precision=precision, timings=timings)
 
     def _certify(self, c: Candidate, timings: dict[str, float], artifacts: dict[str, Any], precision: dict[str, Any]) -> Fraction:
         """Return the certified k0; fill the artifacts. Raises CheckerCrash on any inconsistency."""
@@ -112,10 +122,7 @@ class LevinsonConrey(Target):
         timings.update(closed_form=t1 - t0, crosscheck=t2 - t1, certificate=t3 - t2)
         if cert is None:
             raise CheckerCrash(f"certificate: no k0 within {GRID_RETRIES} grid steps of the high-precision κ = {hp.kappa} is provable")
-        check_k0(k0, hp)
-        cmax = self.contract.bound_spec(config.BOUND_NAME).class_maximum
-        if cmax is not None and k0 > cmax:
-            raise CheckerCrash(f"certified κ >= {decimal_str(k0)} exceeds the class maximum {decimal_str(cmax)}: checker bug")
+        check_k0(k0, hp)  # a value beyond the class maximum is refused by the gate (search/gate.decide)
         artifacts["certificate"] = cert
         artifacts["highprec"] = {"c": hp.c, "kappa": hp.kappa, "dps": hp.dps[1]}
         precision.update(
@@ -126,12 +133,16 @@ class LevinsonConrey(Target):
         )
         return k0
 
-    def _kappa_result(self, k0: Fraction) -> ObligationResult:
+    def _kappa_outcome(self, k0: Fraction) -> Outcome:
         goal = self.contract.bound_spec(config.BOUND_NAME).goal
         if goal is None or k0 >= goal:
-            return _proved(KAPPA, Trust.RIGOROUS)
-        why = f"certified κ >= {decimal_str(k0, 12)} is below the goal {decimal_str(goal, 12)}"
-        return ObligationResult(KAPPA, Verdict.UNKNOWN, 1, Trust.RIGOROUS, (why,))
+            return Outcome(Verdict.PROVED, Trust.RIGOROUS)
+        return Outcome(Verdict.UNKNOWN, Trust.RIGOROUS,
+                       (f"certified κ >= {decimal_str(k0, 12)} is below the goal {decimal_str(goal, 12)}",))
+
+    def verify_certificate(self, cert: Mapping[str, Any]) -> bool:
+        """Return True iff the κ certificate is valid with θ inside this contract's range (0, theta_sup)."""
+        return verify_certificate(cert, self.settings.theta_sup)
 
     def local_proposer(self, seed: int) -> Proposer:
         """Return the embedded optimiser over (P, Q, R) (see proposer.py)."""
@@ -158,15 +169,3 @@ class LevinsonConrey(Target):
             return f"θ = {fraction_str(self.settings.theta)} < {fraction_str(self.settings.theta_sup)}"
         return None
 
-
-def _proved(checker: str, trust: Trust) -> ObligationResult:
-    return ObligationResult(checker, Verdict.PROVED, 0, trust)
-
-
-def _refuted(checker: str, why: str) -> ObligationResult:
-    return ObligationResult(checker, Verdict.REFUTED, 1, Trust.EXACT, (why,))
-
-
-def _as_obligation(r: ObligationResult, obligation_id: str) -> ObligationResult:
-    """Return the result re-labelled with the contract's obligation id."""
-    return ObligationResult(obligation_id, r.verdict, r.rank, r.trust, r.reasons)

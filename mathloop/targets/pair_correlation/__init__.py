@@ -1,2 +1,2 @@
-"""Targets `pair-correlation` (unconditional) and `pair-correlation-rh` (assuming RH): the
-Montgomery–Taylor slice of the proportion of simple zeta zeros, certified exactly."""
+"""Target `pair-correlation` (unconditional): the Montgomery–Taylor slice of the proportion of simple
+zeta zeros, B(g) for even polynomials g >= 0, certified exactly."""

@@ -16,7 +16,7 @@ from typing import Any, Sequence
 
 import mpmath
 
-from mathloop.targets.pair_correlation.polynomial import Poly, add, antiderivative, even_to_x, evaluate, mul, scale
+from mathloop.targets.polynomial import Poly, add, antiderivative, even_to_x, evaluate, mul, scale
 
 
 def moment(n: int) -> Fraction:

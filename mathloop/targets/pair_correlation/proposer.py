@@ -14,11 +14,12 @@ from functools import lru_cache
 from typing import Any
 
 from mathloop.domain import fraction_str
-from mathloop.propose.base import Context, Proposal, payload_sha
+from mathloop.domain import payload_sha
+from mathloop.propose.base import Context, Proposal, Proposer
 from mathloop.targets.base import Malformed
 from mathloop.targets.pair_correlation.functional import functional
 from mathloop.targets.pair_correlation.optimum import optimal_coefficients, round_significant
-from mathloop.targets.pair_correlation.positivity import certify_nonnegative
+from mathloop.targets.positivity import certify_nonnegative
 
 DIGIT_SCHEDULE = (3, 6, 9, 12, 16, 20, 25, 30, 40)
 
@@ -39,7 +40,7 @@ def polished(terms: int, max_digits: int) -> dict[str, list[str]]:
     return rounded(terms, fits[-1])
 
 
-class PolynomialProposer:
+class PolynomialProposer(Proposer):
     """Deterministic: the same head and memory give the same proposals (the seed is not needed)."""
 
     name = "local"

@@ -20,14 +20,15 @@ from typing import Any, Mapping
 
 import mpmath
 
-from mathloop.contract.model import Contract, ContractError
-from mathloop.domain import Evidence, Trust, Verdict, fraction_str
+from mathloop.contract.model import Contract
+from mathloop.contract.rules import Required, proportion_ceiling
+from mathloop.domain import Direction, Evidence, Kind, Trust, Verdict, fraction_str
 from mathloop.propose.base import Proposer
 from mathloop.targets.base import CheckerCrash, Malformed, Target
-from mathloop.targets.pair_correlation.evidence import Outcome, assemble, int_limit
+from mathloop.targets.evidence import Outcome, assemble, int_limit
 from mathloop.targets.pair_correlation.functional import functional, m_by_g_route, m_by_quadrature
-from mathloop.targets.pair_correlation.parsing import exact_keys, parse_list
-from mathloop.targets.pair_correlation.positivity import certify_nonnegative
+from mathloop.targets.payload import PayloadSpec, Rational, RationalList
+from mathloop.targets.positivity import certify_nonnegative
 
 CROSS_CHECK_DPS = (30, 45)
 
@@ -53,6 +54,15 @@ class PairCorrelation(Target):
         "functional": Trust.EXACT,
         "bound": Trust.EXACT,
     }
+    # B(g) bounds the proportion only for g >= 0 with int g != 0, through the pair-correlation theorem.
+    required_obligations = (
+        Required("pair-correlation-theorem", Kind.HYPOTHESIS),
+        Required("g-nonnegative", Kind.CHECK, "positivity"),
+        Required("mass-nonzero", Kind.CHECK, "mass"),
+        Required("functional-exact", Kind.CHECK, "functional"),
+        Required("proportion-bound", Kind.BOUND, "bound", "proportion", Direction.MAXIMIZE),
+    )
+    limit_floors = (proportion_ceiling("proportion"),)
 
     def __init__(self, contract: Contract) -> None:
         super().__init__(contract)
@@ -64,15 +74,20 @@ class PairCorrelation(Target):
         super().validate_contract(contract)
         int_limit(contract, "max_terms", 1, 64)
         int_limit(contract, "max_digits", 1, 400)
-        int_limit(contract, "check_timeout_s", 1, 3600)
-        try:
-            cls(contract).parse(contract.seed)
-        except Malformed as e:
-            raise ContractError(contract.path, "seed", str(e)) from None
+        cls.parsed_seed(contract)
+
+    @property
+    def spec(self) -> PayloadSpec:
+        """Return the payload spec {"g": [...]}: coefficients of x^0, x^2, x^4, ... as exact rationals."""
+        rational = Rational(max_chars=self.max_digits + 8, max_digits=self.max_digits)
+        return PayloadSpec((("g", RationalList(rational, self.max_terms, noun="coefficients")),))
+
+    def candidate_schema(self) -> dict[str, Any]:
+        return self.spec.schema()
 
     def parse(self, payload: Any) -> EvenPolynomial:
-        p = exact_keys(payload, {"g"})
-        a = parse_list("g", p["g"], self.max_terms, self.max_digits)
+        """Return the even polynomial, trailing zeros removed. Raises Malformed("<field>: reason")."""
+        a = self.spec.parse(payload)["g"]
         while len(a) > 1 and a[-1] == 0:
             a = a[:-1]  # canonical form: no trailing zero coefficients
         return EvenPolynomial(a)

@@ -25,7 +25,7 @@ from typing import Any
 import flint
 from flint import arb, arb_poly, fmpq
 
-from mathloop.targets.pair_correlation.cosine_positivity import chebyshev_to_monomial
+from mathloop.targets.pair_correlation_rh.cosine_positivity import chebyshev_to_monomial
 from mathloop.targets.pair_correlation_rh_ceiling.candidate import DualCandidate
 
 METHOD = "arb-taylor2-cells"

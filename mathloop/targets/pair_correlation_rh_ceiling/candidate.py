@@ -8,7 +8,7 @@ from typing import Any, Mapping
 
 from mathloop.domain import fraction_str
 from mathloop.targets.base import Malformed
-from mathloop.targets.pair_correlation.parsing import exact_keys, parse_list, parse_rational
+from mathloop.targets.payload import exact_keys, parse_list, parse_rational
 
 KEYS = {"h", "A", "L", "nodes"}
 MASS_KEYS = {"at", "weight"}

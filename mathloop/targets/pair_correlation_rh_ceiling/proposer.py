@@ -19,8 +19,8 @@ import time
 from fractions import Fraction
 from typing import Any
 
-from mathloop.domain import fraction_str
-from mathloop.propose.base import Context, Proposal, payload_sha
+from mathloop.domain import fraction_str, payload_sha
+from mathloop.propose.base import Context, Proposal
 from mathloop.targets.pair_correlation_rh_ceiling import conditions, cross_check, lp
 from mathloop.targets.pair_correlation_rh_ceiling.arb_positivity import certify_dual_positive
 from mathloop.targets.pair_correlation_rh_ceiling.candidate import DualCandidate, Mass

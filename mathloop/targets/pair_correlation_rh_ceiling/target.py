@@ -16,10 +16,11 @@ from fractions import Fraction
 from typing import Any, Mapping
 
 from mathloop.contract.model import Contract, ContractError
-from mathloop.domain import Direction, Evidence, Trust, Verdict, fraction_str
+from mathloop.contract.rules import Required
+from mathloop.domain import Direction, Evidence, Kind, Trust, Verdict
 from mathloop.propose.base import Proposer
-from mathloop.targets.base import CheckerCrash, Malformed, Target
-from mathloop.targets.pair_correlation.evidence import Outcome, assemble, int_limit
+from mathloop.targets.base import CheckerCrash, Target
+from mathloop.targets.evidence import Outcome, assemble, int_limit
 from mathloop.targets.pair_correlation_rh_ceiling import conditions, cross_check
 from mathloop.targets.pair_correlation_rh_ceiling.arb_positivity import certify_dual_positive
 from mathloop.targets.pair_correlation_rh_ceiling.candidate import DualCandidate, Limits, parse_candidate, schema
@@ -44,6 +45,19 @@ class PairCorrelationRHCeiling(Target):
         "weak_duality": Trust.HYPOTHESIS,
         "bound": Trust.EXACT,
     }
+    # 2 - L caps the class only through the weak-duality lemma and (i)-(iii); what it caps is
+    # RH-conditional: no contract may drop these.
+    required_obligations = (
+        Required("riemann-hypothesis", Kind.HYPOTHESIS),
+        Required("montgomery-pair-correlation", Kind.HYPOTHESIS),
+        Required("weak-duality", Kind.LEMMA, "weak_duality"),
+        Required("k-on-the-line", Kind.CHECK, "line"),
+        Required("k-above-floor", Kind.CHECK, "floor"),
+        Required("k-supported", Kind.CHECK, "support"),
+        Required("masses-admissible", Kind.CHECK, "masses"),
+        Required("dual-nonnegative", Kind.CHECK, "dual_positivity"),
+        Required("ceiling-bound", Kind.BOUND, "bound", BOUND_NAME, Direction.MINIMIZE),
+    )
 
     def __init__(self, contract: Contract) -> None:
         super().__init__(contract)
@@ -67,14 +81,7 @@ class PairCorrelationRHCeiling(Target):
             q = None
         if q is None or q < 1:
             raise ContractError(contract.path, "limits.A_max", "must be a rational string >= 1")
-        specs = [o for o in contract.checked if o.checker == "bound"]
-        if len(specs) != 1 or specs[0].bound is None or specs[0].bound.name != BOUND_NAME \
-                or specs[0].bound.direction is not Direction.MINIMIZE:
-            raise ContractError(contract.path, "obligations", f"needs one bound named {BOUND_NAME!r} to minimize")
-        try:
-            cls(contract).parse(contract.seed)
-        except Malformed as e:
-            raise ContractError(contract.path, "seed", str(e)) from None
+        cls.parsed_seed(contract)
 
     def candidate_schema(self) -> dict[str, Any]:
         return schema(self.limits)

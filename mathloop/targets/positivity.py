@@ -24,7 +24,7 @@ from typing import Any, Sequence
 
 import flint
 
-from mathloop.targets.pair_correlation.polynomial import evaluate, primitive_integer, trim
+from mathloop.targets.polynomial import evaluate, primitive_integer, trim
 
 METHOD = "squarefree-decomposition+descartes-bisection"
 

@@ -20,8 +20,8 @@ from typing import Sequence
 import flint
 import numpy as np
 
-from mathloop.targets.pair_correlation.polynomial import from_flint
-from mathloop.targets.pair_correlation.positivity import PositivityReport, certify_nonnegative
+from mathloop.targets.polynomial import from_flint
+from mathloop.targets.positivity import PositivityReport, certify_nonnegative
 
 
 def chebyshev_to_monomial(nodes: Sequence[Fraction]) -> tuple[Fraction, ...]:

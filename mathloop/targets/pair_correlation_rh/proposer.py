@@ -14,12 +14,13 @@ from fractions import Fraction
 from typing import Any
 
 from mathloop.domain import fraction_str
-from mathloop.propose.base import Context, Proposal, payload_sha
-from mathloop.targets.pair_correlation import lp
-from mathloop.targets.pair_correlation.cosine_positivity import (
+from mathloop.domain import payload_sha
+from mathloop.propose.base import Context, Proposal, Proposer
+from mathloop.targets.pair_correlation_rh import lp
+from mathloop.targets.pair_correlation_rh.cosine_positivity import (
     certify_cosine_nonnegative,
 )
-from mathloop.targets.pair_correlation.rh_functional import rh_functional
+from mathloop.targets.pair_correlation_rh.functional import rh_functional
 
 CONFIGS = tuple(
     (Fraction(1, d), Fraction(a))
@@ -29,7 +30,7 @@ MARGINS = (1e-6, 1e-5, 1e-4)
 DENOMINATOR = 10**12
 
 
-class LpProposer:
+class LpProposer(Proposer):
     """Deterministic (HiGHS is deterministic for a fixed problem); the seed is recorded only."""
 
     name = "local"

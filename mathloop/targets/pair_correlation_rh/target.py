@@ -20,13 +20,14 @@ from typing import Any, Mapping
 import mpmath
 
 from mathloop.contract.model import Contract, ContractError
-from mathloop.domain import Evidence, Trust, Verdict, fraction_str
+from mathloop.contract.rules import Required, proportion_ceiling
+from mathloop.domain import Direction, Evidence, Kind, Trust, Verdict, fraction_str
 from mathloop.propose.base import Proposer
 from mathloop.targets.base import CheckerCrash, Malformed, Target
-from mathloop.targets.pair_correlation.cosine_positivity import certify_cosine_nonnegative, sample_minimum
-from mathloop.targets.pair_correlation.evidence import Outcome, assemble, int_limit
-from mathloop.targets.pair_correlation.parsing import exact_keys, parse_list, parse_rational
-from mathloop.targets.pair_correlation.rh_functional import b_by_quadrature, rh_functional, value_at
+from mathloop.targets.pair_correlation_rh.cosine_positivity import certify_cosine_nonnegative, sample_minimum
+from mathloop.targets.evidence import Outcome, assemble, int_limit
+from mathloop.targets.payload import PayloadSpec, Rational, RationalList
+from mathloop.targets.pair_correlation_rh.functional import b_by_quadrature, rh_functional, value_at
 
 CROSS_CHECK_DPS = (30, 45)
 
@@ -55,6 +56,19 @@ class PairCorrelationRH(Target):
         "functional": Trust.EXACT,
         "bound": Trust.EXACT,
     }
+    # B = 2 - J / int r-hat bounds the proportion only for r >= 0, r-hat <= 0 beyond 1, mass > 0,
+    # and only assuming RH (through Montgomery and the CGdL reduction): no contract may drop these.
+    required_obligations = (
+        Required("riemann-hypothesis", Kind.HYPOTHESIS),
+        Required("montgomery-pair-correlation", Kind.HYPOTHESIS),
+        Required("cgdl-reduction", Kind.HYPOTHESIS),
+        Required("rhat-nonpositive-tail", Kind.CHECK, "tail_sign"),
+        Required("mass-positive", Kind.CHECK, "mass"),
+        Required("r-nonnegative", Kind.CHECK, "cosine_positivity"),
+        Required("functional-exact", Kind.CHECK, "functional"),
+        Required("proportion-bound", Kind.BOUND, "bound", "proportion", Direction.MAXIMIZE),
+    )
+    limit_floors = (proportion_ceiling("proportion"),)
 
     def __init__(self, contract: Contract) -> None:
         super().__init__(contract)
@@ -71,7 +85,6 @@ class PairCorrelationRH(Target):
         int_limit(contract, "max_nodes", 1, 5000)
         int_limit(contract, "max_digits", 1, 200)
         int_limit(contract, "max_cells", 1, 10_000_000)
-        int_limit(contract, "check_timeout_s", 1, 3600)
         for key in ("h_min", "A_max"):
             v = contract.limits.get(key)
             try:
@@ -80,15 +93,22 @@ class PairCorrelationRH(Target):
                 q = None
             if q is None or q <= 0:
                 raise ContractError(contract.path, f"limits.{key}", "must be a positive rational string")
-        try:
-            cls(contract).parse(contract.seed)
-        except Malformed as e:
-            raise ContractError(contract.path, "seed", str(e)) from None
+        cls.parsed_seed(contract)
+
+    @property
+    def spec(self) -> PayloadSpec:
+        """Return the payload spec {"h": ..., "A": ..., "nodes": [...]} (node values r-hat(j h), j < A/h)."""
+        node = Rational(max_chars=self.max_digits + 8, max_digits=self.max_digits)
+        step = Rational(max_chars=38, max_digits=30)
+        return PayloadSpec((("h", step), ("A", step), ("nodes", RationalList(node, self.max_nodes))))
+
+    def candidate_schema(self) -> dict[str, Any]:
+        return self.spec.schema()
 
     def parse(self, payload: Any) -> PiecewiseLinear:
-        p = exact_keys(payload, {"h", "A", "nodes"})
-        h = parse_rational("h", p["h"], 30)
-        A = parse_rational("A", p["A"], 30)
+        """Return the piecewise-linear r-hat. Raises Malformed("<field>: reason")."""
+        p = self.spec.parse(payload)
+        h, A, nodes = p["h"], p["A"], p["nodes"]
         if h <= 0:
             raise Malformed("h: must be > 0")
         if h < self.h_min:
@@ -102,7 +122,6 @@ class PairCorrelationRH(Target):
             raise Malformed("A: A/h must be an integer")
         if n > self.max_nodes:
             raise Malformed(f"nodes: A/h = {n} exceeds the limit {self.max_nodes}")
-        nodes = parse_list("nodes", p["nodes"], self.max_nodes, self.max_digits)
         if len(nodes) != n:
             raise Malformed(f"nodes: expected A/h = {n} values (j = 0 .. A/h - 1), got {len(nodes)}")
         return PiecewiseLinear(h, A, nodes)
@@ -179,7 +198,7 @@ class PairCorrelationRH(Target):
                     raise CheckerCrash(f"functional: mpmath at {dps} dps differs from the exact B by {mpmath.nstr(err, 5)}")
 
     def local_proposer(self, seed: int) -> Proposer:
-        from mathloop.targets.pair_correlation.rh_proposer import LpProposer
+        from mathloop.targets.pair_correlation_rh.proposer import LpProposer
 
         return LpProposer(self, seed)
 

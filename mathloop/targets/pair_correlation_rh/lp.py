@@ -14,7 +14,7 @@ from fractions import Fraction
 import numpy as np
 from scipy.optimize import linprog
 
-from mathloop.targets.pair_correlation.rh_functional import rh_functional
+from mathloop.targets.pair_correlation_rh.functional import rh_functional
 
 
 @dataclass(frozen=True)

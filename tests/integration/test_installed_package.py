@@ -1,0 +1,48 @@
+"""The installed package works on its own: `pip install .` (not editable) into a fresh venv, run from an empty dir."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SHIPPED = {"critical-line-zeros", "levinson", "levinson-conrey", "pair-correlation", "pair-correlation-rh"}
+
+
+def _run(*args: str, cwd: Path, timeout: float = 900) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    return subprocess.run(list(args), cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
+
+
+@pytest.mark.slow
+def test_a_non_editable_install_lists_the_shipped_targets_and_reaches_conreys_bound(tmp_path):
+    src = shutil.copytree(ROOT, tmp_path / "src", ignore=shutil.ignore_patterns(
+        ".git", "*.db", "*.db-*", "__pycache__", ".lake", "build", "*.egg-info", ".pytest_cache", ".hypothesis"))
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    proc = _run(str(venv / "bin" / "pip"), "install", "-q", str(src), cwd=empty)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    shutil.rmtree(src)  # nothing may be read from a source tree
+    mathloop = str(venv / "bin" / "mathloop")
+    proc = _run(mathloop, "targets", "--json", cwd=empty)
+    assert proc.returncode == 0, proc.stderr
+    listed = {t["name"]: t for t in json.loads(proc.stdout)}
+    assert SHIPPED <= set(listed)
+    for name in SHIPPED:
+        t = listed[name]
+        assert t["source"] == "package" and t["package"] == "mathloop" and len(t["contract_sha256"]) == 64, t
+        assert "error" not in t and t["implementation"]
+    proc = _run(mathloop, "run", "levinson-conrey", "--no-progress", cwd=empty)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    status = json.loads(_run(mathloop, "status", "levinson-conrey", "--json", cwd=empty).stdout)
+    assert Decimal(status["head"]["bounds"]["kappa"]) >= Decimal("0.4088")
+    assert status["contract_source"] == "package" and "site-packages" in status["contract_path"]
