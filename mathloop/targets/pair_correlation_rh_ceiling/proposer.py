@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Any
 
 from mathloop.domain import fraction_str, payload_sha
-from mathloop.propose.base import Context, Proposal
+from mathloop.propose.base import Context, Proposal, Proposer
 from mathloop.targets.pair_correlation_rh_ceiling import conditions, cross_check, lp
 from mathloop.targets.pair_correlation_rh_ceiling.arb_positivity import certify_dual_positive
 from mathloop.targets.pair_correlation_rh_ceiling.candidate import DualCandidate, Mass
@@ -96,7 +96,7 @@ def _size(state: Any) -> int:
         return 0
 
 
-class CeilingProposer:
+class CeilingProposer(Proposer):
     """Deterministic LP proposer (see module doc); honours the session deadline."""
 
     name = "local"
@@ -106,6 +106,10 @@ class CeilingProposer:
         self.seed = seed
         self.configs = configs
         self._cache: dict[tuple[int, int], tuple[DualCandidate, float, str] | None] = {}
+
+    def stats(self) -> dict[str, Any]:
+        """Return the configurations tried and how many gave a certified-looking dual."""
+        return {"configurations": len(self._cache), "certified": sum(v is not None for v in self._cache.values())}
 
     def _fits(self, N: int, A: int) -> bool:
         lim = self.target.limits
