@@ -11,6 +11,7 @@ from rich.tree import Tree
 from mathloop.cli.common import DB_HELP, TARGET_HELP, console, contract_option, fail, open_contract, open_repo
 from mathloop.domain import Kind
 from mathloop.export.graph import render, to_dot
+from mathloop.search.bracket import bracket
 
 _STYLE = {"discharged": "green", "Lean-checked": "bold green", "open": "yellow", "refuted": "red", "error": "red",
           "taken as given": "cyan"}
@@ -43,6 +44,9 @@ def graph(
     bline = view.bounds_line
     if view.commit:
         bline += f" — head {view.commit[:12]}" + (f", Lean: {view.lean}" if view.lean else "")
+    br = bracket(repo, contract)
+    if br is not None:
+        bline += f" — bracket (ASSUMING RH) {br.text()}"
     if output is not None:
         kind = fmt or output.suffix.lstrip(".").lower()
         if kind not in FORMATS:
