@@ -10,6 +10,7 @@ from rich.table import Table
 
 from mathloop.cli.common import (DB_HELP, TARGET_HELP, bounds_json, console, contract_line, contract_option,
                                  hypotheses_line, open_contract, open_repo, print_json)
+from mathloop.lean import attest
 from mathloop.search.bracket import bracket
 from mathloop.search.gate import open_obligations
 
@@ -25,7 +26,7 @@ def status(
     repo = open_repo(db, create=False)
     head = repo.head(contract.sha256)
     labels = repo.label_counts(contract.sha256)
-    lean = repo.lean_statuses(contract.sha256)
+    lean = attest.statuses(repo.engine, contract.sha256, [head.hash] if head else [])
     hyps = [{"id": h.id, "title": h.title, "citation": h.citation, "statement": h.statement}
             for h in contract.hypotheses]
     older = [c.sha256 for c in repo.lineages(contract.name) if c.sha256 != contract.sha256]
@@ -45,7 +46,7 @@ def status(
                 "bounds_exact": {k: str(v) for k, v in head.bounds.items()},
                 "state": head.state,
                 "open_obligations": list(open_obligations(head.ranks)),
-                "lean": lean[head.hash].status if head.hash in lean else None,
+                "lean": lean[head.hash],
             },
             "commits": 0 if head is None else head.seq + 1,
             "labels": labels,
@@ -72,7 +73,7 @@ def status(
     if br is not None:
         console.print(f"bracket of the class's best value (ASSUMING RH): {br.text()}", highlight=False)
     console.print(f"head {head.hash} (seq {head.seq}, {head.created_at})"
-                  + (f", Lean: {lean[head.hash].status}" if head.hash in lean else ""))
+                  + f", Lean: {lean[head.hash]['status']}")
     console.print("open obligations: " + (", ".join(open_obligations(head.ranks)) or "none"))
     for h in contract.hypotheses:
         console.print(f"[yellow]hypothesis[/] {h.id}: {h.title} — {h.citation}", highlight=False)
