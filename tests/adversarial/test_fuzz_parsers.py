@@ -35,28 +35,7 @@ from mathloop.targets.base import Malformed
 from tests.adversarial.test_secret_never_leaks import KEY, leaked
 from tests.integration.cli import invoke
 
-
-
-def _find_lean_message_parser() -> Callable | None:
-    """Return the function that parses `lean --json` output, wherever the Lean package keeps it."""
-    import importlib
-    import pkgutil
-
-    for name in ("mathloop.lean", "mathloop.verify.lean"):
-        try:
-            module = importlib.import_module(name)
-        except ImportError:
-            continue
-        if hasattr(module, "parse_messages"):
-            return module.parse_messages
-        for info in pkgutil.iter_modules(getattr(module, "__path__", [])):
-            sub = importlib.import_module(f"{name}.{info.name}")
-            if callable(getattr(sub, "parse_messages", None)):
-                return sub.parse_messages
-    return None
-
-
-parse_messages = _find_lean_message_parser()
+from mathloop.lean.check import parse_messages
 
 CONTRACTS = ("levinson-conrey", "levinson", "pair-correlation", "pair-correlation-rh", "critical-line-zeros")
 _HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much,
@@ -338,12 +317,8 @@ LEAN_LINE = st.one_of(
 
 @tiers(st.lists(LEAN_LINE, max_size=8))
 def _lean_messages_never_raise(lines: list[str]) -> None:
-    if parse_messages is None:
-        pytest.skip("no parse_messages in mathloop.lean or mathloop.verify.lean")
-    out = parse_messages("\n".join(lines))
-    msgs = out[0] if isinstance(out, tuple) else out
-    for m in msgs:  # positions, when the message type has them, are plain ints
-        assert all(isinstance(getattr(m, f), int) for f in ("line", "column") if hasattr(m, f))
+    msgs = parse_messages("\n".join(lines))
+    assert all(isinstance(m.line, int) and isinstance(m.column, int) and isinstance(m.text, str) for m in msgs)
 
 
 test_lean_messages_never_raise, test_lean_messages_never_raise_deep = _lean_messages_never_raise
