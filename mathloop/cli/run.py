@@ -109,41 +109,44 @@ def run(
                       on_commit=(lambda c, ev: worker.submit(c.hash, ev)) if worker is not None else None,
                       executor=pool)
     # SIGTERM ends the session like Ctrl-C: the store is consistent after every candidate anyway.
-    signal.signal(signal.SIGTERM, _terminate)
-    summary = None
+    previous = signal.signal(signal.SIGTERM, _terminate)
     try:
+        summary = None
         try:
-            head0 = session.ensure_root()
-        except SeedRefused as e:
-            repo.end_session(session_id, f"seed refused: {e}")
-            fail(str(e), 1)
-        console.print(f"[bold]{contract.name}[/] ({contract.target}, {contract_line(contract)}) — head "
-                      f"{head0.hash[:12]} (seq {head0.seq}): {bounds_text(contract, head0.bounds)}")
-        console.print(f"[yellow]rests on:[/] {hypotheses_line(contract)}", highlight=False)
-        console.print(f"executor: {pool.name if pool else 'local, 1 worker (in order)'}; {samples} proposals per round", highlight=False)
-        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                      console=console, disable=not progress, transient=False) as bar:
-            task = bar.add_task(bounds_text(contract, head0.bounds), total=budget)
-            summary = session.run(prop, SessionLimits(budget, time_limit, samples), _LiveProgress(bar, task, contract))
-    except KeyboardInterrupt:
-        repo.end_session(session_id, "interrupted")
-        console.print("[yellow]interrupted[/]: every processed candidate is recorded; the head is consistent; "
-                      "unchecked commits stay Lean-pending (`mathloop lean-check`).")
-        raise typer.Exit(130)
-    finally:
-        runner.close()
-        if pool:
-            pool.close()
-        if worker is not None and summary is None:
-            worker.close(kill=True)
-    repo.end_session(session_id, summary.outcome)
-    if worker is not None:
-        _wait_for_lean(worker, progress)
-    _print_summary(contract, summary)
-    stats = prop.stats()
-    if stats:
-        stats = dataclasses.asdict(stats) if dataclasses.is_dataclass(stats) else dict(stats)
-        console.print("proposer: " + ", ".join(f"{k} {v}" for k, v in stats.items()), highlight=False)
+            try:
+                head0 = session.ensure_root()
+            except SeedRefused as e:
+                repo.end_session(session_id, f"seed refused: {e}")
+                fail(str(e), 1)
+            console.print(f"[bold]{contract.name}[/] ({contract.target}, {contract_line(contract)}) — head "
+                          f"{head0.hash[:12]} (seq {head0.seq}): {bounds_text(contract, head0.bounds)}")
+            console.print(f"[yellow]rests on:[/] {hypotheses_line(contract)}", highlight=False)
+            console.print(f"executor: {pool.name if pool else 'local, 1 worker (in order)'}; {samples} proposals per round", highlight=False)
+            with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                          console=console, disable=not progress, transient=False) as bar:
+                task = bar.add_task(bounds_text(contract, head0.bounds), total=budget)
+                summary = session.run(prop, SessionLimits(budget, time_limit, samples), _LiveProgress(bar, task, contract))
+        except KeyboardInterrupt:
+            repo.end_session(session_id, "interrupted")
+            console.print("[yellow]interrupted[/]: every processed candidate is recorded; the head is consistent; "
+                          "unchecked commits stay Lean-pending (`mathloop lean-check`).")
+            raise typer.Exit(130)
+        finally:
+            runner.close()
+            if pool:
+                pool.close()
+            if worker is not None and summary is None:
+                worker.close(kill=True)
+        repo.end_session(session_id, summary.outcome)
+        if worker is not None:
+            _wait_for_lean(worker, progress)
+        _print_summary(contract, summary)
+        stats = prop.stats()
+        if stats:
+            stats = dataclasses.asdict(stats) if dataclasses.is_dataclass(stats) else dict(stats)
+            console.print("proposer: " + ", ".join(f"{k} {v}" for k, v in stats.items()), highlight=False)
+    finally:  # an in-process caller (tests, notebooks) gets its own SIGTERM handler back
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _wait_for_lean(worker: LeanWorker, progress: bool) -> None:

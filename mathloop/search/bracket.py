@@ -17,10 +17,6 @@ from typing import Any
 from mathloop.contract.model import Contract, ContractError
 from mathloop.domain import Evidence, decimal_str
 
-# (primal implementation, its bound, ceiling implementation, its bound); contracts found by these names
-PAIRS: tuple[tuple[str, str, str, str], ...] = (
-    ("pair-correlation-rh", "proportion", "pair-correlation-rh-ceiling", "ceiling"),
-)
 DIGITS = 10
 
 
@@ -74,9 +70,27 @@ class Bracket:
                 "consistent": self.consistent, "text": self.text()}
 
 
+@lru_cache(maxsize=1)
+def pairs() -> tuple[tuple[str, str, str, str], ...]:
+    """Return (primal implementation, its bound, ceiling implementation, its bound) for every registered
+    target that declares itself a ceiling (`Target.ceiling_of`); the shipped contracts carry these names."""
+    from mathloop.targets.registry import registered, target_class
+
+    out = []
+    for key in sorted(registered()):
+        try:
+            declared = target_class(key).ceiling_of
+        except ContractError:  # a broken plug-in brackets nothing (it is refused where it is used)
+            continue
+        if declared is not None:
+            primal, primal_bound, own_bound = declared
+            out.append((primal, primal_bound, key, own_bound))
+    return tuple(out)
+
+
 def pair_of(contract: Contract) -> tuple[str, str, str, str, bool] | None:
     """Return (primal, primal bound, ceiling, ceiling bound, is_primal) for a contract in a pair, else None."""
-    for p, pb, c, cb in PAIRS:
+    for p, pb, c, cb in pairs():
         if contract.target == p:
             return p, pb, c, cb, True
         if contract.target == c:

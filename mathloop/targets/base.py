@@ -62,6 +62,9 @@ class Target(ABC):
     checks: ClassVar[Mapping[str, Trust]]
     required_obligations: ClassVar[tuple[Required, ...]] = ()
     limit_floors: ClassVar[tuple[Floor, ...]] = ()
+    # A target that certifies upper bounds of another target's class names it here: (the primal's
+    # implementation key, the primal's bound, this target's bound). One store then brackets the two.
+    ceiling_of: ClassVar[tuple[str, str, str] | None] = None
 
     def __init__(self, contract: Contract) -> None:
         self.contract = contract

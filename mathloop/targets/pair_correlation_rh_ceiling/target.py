@@ -36,6 +36,7 @@ class PairCorrelationRHCeiling(Target):
 
     name = "pair-correlation-rh-ceiling"
     version = "1"
+    ceiling_of = ("pair-correlation-rh", "proportion", "ceiling")  # every B(r) of that class is <= 2 - L
     checks = {
         "line": Trust.EXACT,
         "floor": Trust.EXACT,
