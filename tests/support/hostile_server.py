@@ -13,6 +13,7 @@ import gzip
 import json
 import socket
 import socketserver
+import ssl
 import threading
 import time
 from dataclasses import dataclass
@@ -112,7 +113,8 @@ def gzip_bomb(inflated_bytes: int) -> Behaviour:
 class HostileServer:
     """A threaded TCP server speaking just enough HTTP/1.1 to read a request and run a behaviour."""
 
-    def __init__(self, script: list[Behaviour], default: Behaviour | None = None) -> None:
+    def __init__(self, script: list[Behaviour], default: Behaviour | None = None,
+                 tls: tuple[str, str] | None = None) -> None:
         self.script, self.default = list(script), default
         self.seen: list[Seen] = []
         self.stop = threading.Event()
@@ -145,12 +147,29 @@ class HostileServer:
                     else:
                         step(seen, wire)
 
+        tls_context = None
+        if tls is not None:  # (certificate file, key file): speak HTTPS
+            tls_context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            tls_context.load_cert_chain(*tls)
+
         class Server(socketserver.ThreadingMixIn, socketserver.TCPServer):
             daemon_threads = True
             allow_reuse_address = True
 
+            def get_request(self):  # type: ignore[no-untyped-def]
+                sock, addr = super().get_request()
+                if tls_context is None:
+                    return sock, addr
+                sock.settimeout(5)
+                try:
+                    return tls_context.wrap_socket(sock, server_side=True), addr
+                except (ssl.SSLError, OSError):
+                    sock.close()
+                    raise OSError("TLS handshake refused by the client")
+
         self._server = Server(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+        scheme = "https" if tls is not None else "http"
+        self.url = f"{scheme}://127.0.0.1:{self._server.server_address[1]}/v1"
         self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
 
     def __enter__(self) -> "HostileServer":
