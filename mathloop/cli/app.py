@@ -5,11 +5,16 @@ from __future__ import annotations
 import typer
 
 from mathloop.cli.audit_cmd import audit
+from mathloop.cli.bench import bench
 from mathloop.cli.check import check
+from mathloop.cli.checkpoint import checkpoint
 from mathloop.cli.export_cmd import export
 from mathloop.cli.graph import graph
+from mathloop.cli.lean_cmds import doctor, lean_check
 from mathloop.cli.log import log
+from mathloop.cli.plot import plot
 from mathloop.cli.run import run
+from mathloop.cli.serve import serve
 from mathloop.cli.status import status
 from mathloop.cli.targets_cmd import targets
 
@@ -21,22 +26,15 @@ app.command()(run)
 app.command()(status)
 app.command()(log)
 app.command()(graph)
+app.command()(plot)
+app.command()(serve)
 app.command()(check)
 app.command()(export)
 app.command()(audit)
-
-
-def _register_optional() -> None:
-    """Register commands whose modules belong to optional layers (Lean), if present."""
-    try:
-        from mathloop.cli.lean_cmds import doctor, lean_check
-    except ImportError:
-        return
-    app.command("lean-check")(lean_check)
-    app.command()(doctor)
-
-
-_register_optional()
+app.command()(bench)
+app.command("lean-check")(lean_check)
+app.command()(doctor)
+app.command()(checkpoint)
 
 
 def main() -> None:

@@ -1,4 +1,4 @@
-"""`mathloop audit TARGET`: re-verify the hash chain and re-run the checkers on every commit."""
+"""`mathloop audit TARGET`: re-verify the hash chain, the memory, and re-run the checkers on every commit."""
 
 from __future__ import annotations
 
@@ -8,9 +8,20 @@ from typing import Optional
 import typer
 from rich.progress import Progress
 
-from mathloop.cli.common import TARGET_HELP, contract_option, DB_HELP, console, fail, open_contract, open_repo
-from mathloop.search.audit import audit as run_audit
+from mathloop.bounded import MAX_CHECKPOINT_BYTES, InputError, read_json
+from mathloop.cli.common import DB_HELP, TARGET_HELP, console, contract_option, fail, open_contract, open_repo
+from mathloop.search.audit import audit_store
 from mathloop.search.runner import ProcessRunner
+from mathloop.store.checkpoint import Checkpoint, CheckpointError
+
+
+def _read_checkpoint(path: Path) -> Checkpoint:
+    try:
+        return Checkpoint.from_json(read_json(path, MAX_CHECKPOINT_BYTES, "--checkpoint"))
+    except CheckpointError as e:
+        fail(f"--checkpoint {path}: {e}")
+    except InputError as e:
+        fail(str(e))
 
 
 def audit(
@@ -18,21 +29,56 @@ def audit(
     contract_file: Optional[Path] = contract_option(),
     db: Optional[str] = typer.Option(None, "--db", help=DB_HELP),
     hash_only: bool = typer.Option(False, "--hash-only", help="Verify hashes and rows only; do not re-run checkers."),
+    lean: bool = typer.Option(False, "--lean", help="Also re-run Lean on every commit with a Lean result."),
+    checkpoint: Optional[Path] = typer.Option(None, "--checkpoint",
+                                              help="A file from `mathloop checkpoint`: fail unless the chain extends it."),
 ) -> None:
-    """Exit 0 when every commit re-verifies; otherwise name the first offending commit and exit 1."""
+    """Exit 0 when every commit and memory row re-verifies; otherwise name the first edited row and exit 1."""
     contract = open_contract(target, contract_file)
+    cp = _read_checkpoint(checkpoint) if checkpoint is not None else None
     repo = open_repo(db, create=False)
     runner = None if hash_only else ProcessRunner(float(contract.check_timeout_s))
     try:
         with Progress(console=console, transient=True) as bar:
             task = bar.add_task("auditing", total=None)
-            findings, n = run_audit(contract, repo, runner, lambda i, total: bar.update(task, completed=i, total=total))
+            report = audit_store(contract, repo, runner, lambda i, total: bar.update(task, completed=i, total=total),
+                                 checkpoint=cp)
     finally:
         if runner:
             runner.close()
-    if findings:
-        for f in findings:
-            console.print(f"[red]commit {f.commit} (seq {f.seq})[/]: {f.problem}", highlight=False)
-        fail(f"audit failed: {len(findings)} problem(s); first at commit {findings[0].commit}", 1)
+    if lean:
+        report.findings.extend(_lean_rerun(contract, repo))
+    for f in report.findings:
+        console.print(f"[red]{f.where()}[/]: {f.problem}", highlight=False, markup=True, soft_wrap=True)
+        if f.stored or f.recomputed:
+            console.print(f"  stored hash:     {f.stored}\n  recomputed hash: {f.recomputed}", highlight=False)
+    if report.findings:
+        first = report.findings[0]
+        fail(f"audit failed: {len(report.findings)} problem(s); first at {first.where()}", 1)
     what = "hashes and rows" if hash_only else "hashes, rows, re-checked evidence and gate"
-    console.print(f"audit ok: {n} commit(s) of {contract.name} verified ({what}).")
+    m = report.memory
+    console.print(f"audit ok: {report.commits} commit(s) of {contract.name} verified ({what}); "
+                  f"{m.chained} memory row(s) in {len(m.tips)} chain(s), {m.sealed} sealed session(s), "
+                  f"{m.artifacts} artifact(s).", highlight=False)
+    if report.legacy_commits or m.legacy:
+        console.print(f"[yellow]note[/]: {report.legacy_commits} commit(s) and {m.legacy} memory row(s) predate chain "
+                      "format 2: their commit rows are verified, but their memory rows (labels, reasons, proposer) "
+                      "are not covered by any hash.", highlight=False)
+    if cp is not None:
+        console.print(f"checkpoint ok: the chain extends {cp.head[:12] if cp.head else 'the empty chain'} "
+                      f"(length {cp.length}) and every memory chain its tip.", highlight=False)
+
+
+def _lean_rerun(contract, repo):
+    """Return audit findings for the Lean results a fresh Lean run does not reproduce."""
+    from mathloop.lean.commit import rerun
+    from mathloop.search.audit import Finding
+    from mathloop.targets import build_target
+
+    commits = repo.commits(contract.sha256)
+    seqs = {c.hash: c.seq for c in commits}
+    pairs = [(c.hash, cand.evidence) for c in commits
+             if (cand := repo.candidate(c.candidate_id)) is not None and cand.evidence is not None]
+    with console.status("re-running Lean"):
+        problems = rerun(repo.engine, contract.sha256, build_target(contract), pairs)
+    return [Finding(seqs.get(p.commit, -1), p.commit, p.problem, table="lean_attestations", row=p.commit) for p in problems]

@@ -8,30 +8,45 @@ from typing import Any, Optional
 import typer
 from rich.table import Table
 
+from mathloop.bounded import MAX_CANDIDATE_BYTES, InputError, read_json
 from mathloop.cli.common import TARGET_HELP, contract_option, DB_HELP, bounds_json, console, fail, hypotheses_line, open_contract, print_json
 from mathloop.domain import Label, Verdict, canonical_json
-from mathloop.propose.extract import loads_strict
 from mathloop.search.gate import decide
-from mathloop.search.runner import InProcessRunner
+from mathloop.search.runner import ProcessRunner
 from mathloop.targets import build_target
 from mathloop.targets.base import CertificateError, CheckerCrash
 from mathloop.store.engine import StoreError, make_engine
 from mathloop.store.repository import Repository
 
-MAX_CANDIDATE_BYTES = 50_000_000
-
 
 def _read_candidate(path: Path) -> Any:
-    if not path.is_file():
-        fail(f"--candidate {path}: no such file")
-    if path.stat().st_size > MAX_CANDIDATE_BYTES:
-        fail(f"--candidate {path}: larger than {MAX_CANDIDATE_BYTES} bytes")
+    """Return the strict JSON of a candidate file (size-capped, strict UTF-8, no NaN, no lone surrogate)."""
     try:
-        return loads_strict(path.read_text(encoding="utf-8"))  # no NaN/Infinity, no duplicate keys
-    except (UnicodeDecodeError, ValueError) as e:
-        fail(f"--candidate {path}: not valid JSON: {e}")
-    except RecursionError:
-        fail(f"--candidate {path}: JSON nested too deeply")
+        return read_json(path, MAX_CANDIDATE_BYTES, "--candidate")
+    except InputError as e:
+        fail(str(e))
+
+
+def read_certificate_json(path: Path) -> Any:
+    """Return the strict JSON of a file named by a manifest (the bounded reader handed to the target).
+
+    Raises:
+        CertificateError: the file is too large, not a regular file, not UTF-8 or not strict JSON.
+    """
+    try:
+        return read_json(path, MAX_CANDIDATE_BYTES, "file")
+    except InputError as e:
+        raise CertificateError(str(e).removeprefix("file ")) from None
+
+
+def _runner(contract) -> ProcessRunner:
+    """Return the runner `mathloop run` uses: a killable worker process with the contract's timeout."""
+    return ProcessRunner(float(contract.check_timeout_s))
+
+
+def _verify_chain(contract, manifest_path: Path):
+    """Run in the checker worker: the target's re-verification of an exported chain."""
+    return build_target(contract).verify_certificate_chain(manifest_path, read_certificate_json)
 
 
 def _parent_state(repo: Repository | None, head, contract, envelope: dict | None):
@@ -75,12 +90,17 @@ def check(
     if envelope is not None:
         payload = envelope.get("candidate")
     if isinstance(payload, dict) and "files" in payload and candidate.name == "manifest.json":
-        return _check_chain(contract, candidate, as_json)
+        return _check_chain(contract, candidate, len(payload["files"]) if isinstance(payload["files"], list) else 0,
+                            as_json)
     repo = _repo(db) if db is not None else None
     store_head = repo.head(contract.sha256) if repo is not None else None
     parent, parent_from, confirmed = _parent_state(repo, store_head, contract, envelope)
     head = store_head if envelope is None else None  # a certificate file is not gated against the head
-    out = InProcessRunner().check(contract, parent, payload)
+    runner = _runner(contract)
+    try:
+        out = runner.check(contract, parent, payload)
+    finally:
+        runner.close()
     if out.malformed is not None:
         if as_json:
             print_json({"ok": False, "malformed": True, "bounds": {}, "reasons": [out.malformed]})
@@ -123,8 +143,11 @@ def check(
         console.print(t)
         if not confirmed:
             console.print(f"[red]conditional[/]: parent state {parent_from}")
-        console.print(("certified: " if confirmed else "conditionally certified: ") + (", ".join(f"{k} = {v}" for k, v in bounds_json(contract, ev.bounds).items())
-                                       if beyond is None else "nothing (" + beyond + ")"))
+        if not ok and confirmed:  # a refused candidate certifies nothing, whatever bounds its evidence carries
+            console.print("certified: nothing (refused" + (f": {beyond}" if beyond else "") + ")")
+        else:
+            console.print(("certified: " if confirmed else "conditionally certified: ") + (", ".join(f"{k} = {v}" for k, v in bounds_json(contract, ev.bounds).items())
+                                           if beyond is None else "nothing (" + beyond + ")"))
         console.print(f"rests on: {hypotheses_line(contract)}", highlight=False)
         if would:
             console.print(f"against the head: {would}")
@@ -133,14 +156,21 @@ def check(
         raise typer.Exit(1)
 
 
-def _check_chain(contract, manifest_path: Path, as_json: bool) -> None:
-    """Re-verify an exported certificate chain from the root, through the target's own verifier."""
+def _check_chain(contract, manifest_path: Path, files: int, as_json: bool) -> None:
+    """Re-verify an exported certificate chain from the root, through the target's own verifier, in the
+    checker worker (the contract's timeout per file, plus one for the seed)."""
+    runner = _runner(contract)
     try:
-        chain = build_target(contract).verify_certificate_chain(manifest_path, _read_candidate)
-    except CertificateError as e:
-        fail(f"--candidate {e}")
-    except CheckerCrash as e:
-        fail(f"{contract.path}: seed: {e}", 1)
+        out = runner.call(_verify_chain, (contract, manifest_path), timeout_s=runner.timeout_s * (files + 1))
+    finally:
+        runner.close()
+    if isinstance(out.raised, CertificateError):
+        fail(f"--candidate {out.raised}")
+    if isinstance(out.raised, CheckerCrash):
+        fail(f"{contract.path}: seed: {out.raised}", 1)
+    if out.error is not None:
+        fail(f"--candidate {manifest_path}: {out.error}", 1)
+    chain = out.value
     if chain is None:
         fail(f"--candidate {manifest_path}: target {contract.name} has no certificate chains")
     reasons = list(chain.reasons)

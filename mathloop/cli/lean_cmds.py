@@ -1,70 +1,161 @@
-"""`mathloop doctor` (Lean toolchain state) and `mathloop lean-check TARGET` (re-check pending commits)."""
+"""`mathloop doctor` (which Lean is here) and `mathloop lean-check` (pending commits, one file, or an export)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Optional
 
 import typer
+from rich.progress import Progress
 from rich.table import Table
 
 from mathloop.cli.common import DB_HELP, console, fail, open_contract, open_repo, print_json
-from mathloop.verify.lean import discover
-from mathloop.verify.lean_commit import check_commit, doctor_report
+from mathloop.lean import attest
+from mathloop.lean.check import LeanCrash, check_source
+from mathloop.lean.commit import check_and_record
+from mathloop.lean.export import ExportError, check_project
+from mathloop.lean.library import LibraryError, support_path
+from mathloop.lean.toolchain import discover
+from mathloop.targets import build_target
+
+MAX_FILE_BYTES = 8_000_000
 
 
 def doctor(as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")) -> None:
-    """Report the Lean toolchain state, what was tried, and how to install one."""
-    rep = doctor_report()
+    """Report which Lean mathloop uses here (a toolchain, the bundled kernel, or none) and what was tried."""
+    tc = discover()
+    rep = {"lean": tc.to_json()}
     if as_json:
         print_json(rep)
         return
-    if rep["available"]:
-        console.print(f"Lean: [green]available[/] ({rep['kind']}: {rep['executable']}) — {rep['version']}")
+    if tc.available:
+        what = ("bundled Lean kernel with mathloop's prelude" if tc.kind == "bundled"
+                else "Lean toolchain with its standard library")
+        console.print(f"Lean: [green]available[/] — {what}: Lean {tc.version} (commit {tc.commit[:12]}), "
+                      f"{' '.join(tc.command)[:120]}", highlight=False)
     else:
-        console.print("Lean: [yellow]unavailable[/] — commits stay [yellow]pending[/] until a toolchain exists")
-    for t in rep["tried"]:
+        console.print("Lean: [yellow]unavailable[/] — commits stay pending/unavailable; install the extra: "
+                      "pip install 'mathloop[lean]'", highlight=False)
+    for t in tc.tried:
         console.print(f"  tried: {t}", highlight=False)
-    console.print(f"pinned toolchain: {rep['pinned_toolchain']} (project {rep['project']})")
-    if not rep["available"]:
-        console.print("install (on a machine with internet):")
-        for step in rep["install"]:
-            console.print(f"  {step}", highlight=False)
-    dojo = rep["lean_dojo"]
-    console.print("LeanDojo (optional): " + ("available" if dojo["available"] else "missing " + "; ".join(dojo["missing"])),
-                  highlight=False)
+
+
+def _check_file(path: Path, as_json: bool) -> None:
+    if not path.is_file():
+        fail(f"--file {path}: no such file")
+    if path.stat().st_size > MAX_FILE_BYTES:
+        fail(f"--file {path}: larger than {MAX_FILE_BYTES} bytes")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        fail(f"--file {path}: not UTF-8 ({e.reason} at byte {e.start})")
+    tc = discover()
+    try:
+        support = (support_path(tc),) if tc.available else ()
+    except LibraryError:
+        support = ()  # a file that imports Mathloop.* then fails to find it: Lean says so
+    try:
+        res = check_source(text, toolchain=tc, lean_path=support)
+    except LeanCrash as e:
+        out = {"verdict": "UNKNOWN", "axioms": [], "reasons": [f"Lean did not answer: {e}"]}
+    else:
+        out = res.to_json()
+    _report(out, as_json)
+
+
+def _report(out: dict, as_json: bool) -> None:
+    if as_json:
+        print_json(out)
+    else:
+        colour = {"PROVED": "green", "REFUTED": "red", "REFUSED": "red"}.get(out["verdict"], "yellow")
+        console.print(f"[{colour}]{out['verdict']}[/]: {out['reasons'][0] if out['reasons'] else ''}", highlight=False)
+        for r in out["reasons"][1:6]:
+            console.print(f"  {r}", highlight=False)
+    if out["verdict"] != "PROVED":
+        raise typer.Exit(1)
+
+
+def _check_export(path: Path, as_json: bool) -> None:
+    if not path.is_dir():
+        fail(f"--export {path}: not a directory")
+    tc = discover()
+    try:
+        res, rows = check_project(path, tc)
+    except ExportError as e:
+        fail(str(e))
+    except LeanCrash as e:
+        _report({"verdict": "UNKNOWN", "axioms": [], "reasons": [f"Lean did not answer: {e}"]}, as_json)
+        return
+    _report({**res.to_json(), "commits": rows}, as_json)
 
 
 def lean_check(
-    target: str = typer.Argument(..., help="Target name or contract path."),
+    target: Optional[str] = typer.Argument(None, help="Target name or contract path (check its pending commits)."),
     db: Optional[str] = typer.Option(None, "--db", help=DB_HELP),
-    all_commits: bool = typer.Option(False, "--all", help="Re-check every commit, not only pending/unchecked ones."),
+    file: Optional[Path] = typer.Option(None, "--file", help="Check one self-contained plain-style .lean file."),
+    export_dir: Optional[Path] = typer.Option(None, "--export", help="Re-check an exported Lean project."),
+    all_commits: bool = typer.Option(False, "--all", help="Re-check every commit, not only those not yet checked."),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
-    """Check the rendered Lean of pending commits with a real Lean toolchain and store the result."""
+    """Check with a real Lean kernel: a target's pending commits, one file (--file) or an export (--export)."""
+    if sum(x is not None for x in (target, file, export_dir)) != 1:
+        fail("give exactly one of TARGET, --file F.lean or --export DIR")
+    if file is not None:
+        return _check_file(file, as_json)
+    if export_dir is not None:
+        return _check_export(export_dir, as_json)
     contract = open_contract(target)
     repo = open_repo(db, create=False)
+    tgt = build_target(contract)
+    last = attest.latest(repo.engine, contract.sha256)
     tc = discover()
-    if not tc.available:
-        fail(f"{tc.reason} — commits stay pending (see `mathloop doctor`)", 1)
-    statuses = repo.lean_statuses(contract.sha256)
+    again = ("unavailable",) if tc.available else ()  # without a Lean, do not re-attest `unavailable`
+    todo = [c for c in repo.commits(contract.sha256)
+            if (all_commits and tc.available) or last.get(c.hash) is None or last[c.hash].status in again]
     rows = []
-    for c in repo.commits(contract.sha256):
-        old = statuses.get(c.hash)
-        if not all_commits and old is not None and old.status not in ("pending", "error"):
-            continue
-        cand = repo.candidate(c.candidate_id)
-        st = check_commit(contract, c.hash, cand.evidence, toolchain=tc)
-        if st.status != "not-applicable":
-            repo.set_lean_status(c.hash, st.status, lean_version=st.lean_version, file_sha256=st.file_sha256,
-                                 axioms=st.axioms, messages=st.messages, seconds=st.seconds)
-        rows.append({"commit": c.hash, **st.to_json()})
+    with Progress(console=console, transient=True, disable=as_json) as bar:
+        task = bar.add_task("Lean: checking", total=len(todo))
+        for c in todo:
+            cand = repo.candidate(c.candidate_id)
+            if cand is None or cand.evidence is None:
+                fail(f"commit {c.hash}: its evidence is missing from the store (run `mathloop audit`)", 1)
+            out = check_and_record(repo.engine, contract.sha256, tgt, c.hash, cand.evidence, toolchain=tc)
+            rows.append({"commit": c.hash, "seq": c.seq, "status": out.status, "reasons": list(out.reasons)})
+            bar.update(task, advance=1, description=f"Lean: {c.hash[:12]} {out.status}")
     if as_json:
-        print_json(rows)
-        return
-    table = Table("commit", "Lean status", "seconds", "note")
-    for r in rows:
-        table.add_row(r["commit"][:16], r["status"], "" if r["seconds"] is None else f"{r['seconds']:.1f}",
-                      (r["messages"] or [""])[0][:80])
-    console.print(table)
-    if any(r["status"] in ("refuted", "error") for r in rows):
+        print_json({"lean": tc.to_json(), "commits": rows})
+    else:
+        table = Table("seq", "commit", "Lean status", "note", title=f"Lean ({tc.kind} {tc.version})".strip())
+        for r in rows:
+            table.add_row(str(r["seq"]), r["commit"][:16], r["status"], (r["reasons"] or [""])[0][:80])
+        console.print(table if rows else "nothing to check: every commit has a Lean result (use --all to re-check)")
+    if any(r["status"] == "refuted" for r in rows):
         raise typer.Exit(1)
+
+
+def export_lean(contract, repo, out: Path) -> None:
+    """Write the lineage's commits (chain order) with their Lean attestations as a Lean project at `out`."""
+    from mathloop.lean.export import export_project
+    from mathloop.lean.render import RenderError
+
+    tgt = build_target(contract)
+    last = attest.latest(repo.engine, contract.sha256)
+    commits = []
+    for c in repo.commits(contract.sha256):
+        cand = repo.candidate(c.candidate_id)
+        if cand is None or cand.evidence is None:
+            fail(f"commit {c.hash}: its evidence is missing from the store (run `mathloop audit`)", 1)
+        a = last.get(c.hash)
+        lean = attest.status_json(a) | ({"artifact_sha256": a.artifact_sha256} if a else {})
+        commits.append({"hash": c.hash, "parent": c.to_json()["parent"], "seq": c.seq, "evidence": cand.evidence,
+                        "lean": lean})
+    if not commits:
+        fail(f"no commits for {contract.name} in this store: nothing to export")
+    try:
+        summary = export_project(contract, commits, out, tgt.lean_render)
+    except (ExportError, RenderError) as e:
+        fail(str(e))
+    states = [e["lean"]["status"] for e in summary.manifest["commits"]]
+    console.print(f"wrote a Lean project with {summary.rendered} certificate module(s) for {len(commits)} commit(s) "
+                  f"to {out} (Lean: {states.count('checked')} checked, {states.count('pending')} pending, "
+                  f"{states.count('not_rendered')} not rendered); re-check it with `mathloop lean-check --export {out}`")

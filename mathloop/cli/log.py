@@ -10,6 +10,7 @@ from rich.table import Table
 
 from mathloop.cli.common import (DB_HELP, TARGET_HELP, bounds_json, console, contract_line, contract_option, open_contract,
                                  open_repo, print_json)
+from mathloop.lean import attest
 
 
 def log(
@@ -25,14 +26,14 @@ def log(
     commits = repo.commits(contract.sha256)
     if limit:
         commits = commits[-limit:]
-    lean = repo.lean_statuses(contract.sha256)
+    lean = attest.statuses(repo.engine, contract.sha256, [c.hash for c in commits])
     if as_json:
         out = []
         for c in commits:
             d = c.to_json()
             d["bounds"] = bounds_json(contract, c.bounds)
             d["bounds_exact"] = {k: str(v) for k, v in c.bounds.items()}
-            d["lean"] = lean[c.hash].status if c.hash in lean else None
+            d["lean"] = lean[c.hash]
             out.append(d)
         print_json(out)
         return
@@ -42,5 +43,5 @@ def log(
     for c in commits:
         t.add_row(str(c.seq), c.hash[:12], "-" if c.seq == 0 else c.parent[:12], c.created_at[:19], c.label,
                   ", ".join(f"{k} {v}" for k, v in bounds_json(contract, c.bounds).items()),
-                  lean[c.hash].status if c.hash in lean else "-")
+                  lean[c.hash]["status"])
     console.print(t)

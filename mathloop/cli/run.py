@@ -13,9 +13,9 @@ from rich.table import Table
 
 from mathloop.cli.common import (TARGET_HELP, bounds_text, console, contract_line, contract_option, fail,
                                  hypotheses_line, open_contract, open_repo)
-from mathloop.cli.lean_hook import lean_commit_hook
 from mathloop.contract import Contract
-from mathloop.propose.replay import ReplayProposer
+from mathloop.lean.worker import LeanWorker
+from mathloop.propose.replay import ReplayFileError, ReplayProposer
 from mathloop.search.loop import SeedRefused, Session, SessionLimits, SessionSummary
 from mathloop.search.executors import executor_for
 from mathloop.search.runner import ProcessRunner
@@ -28,7 +28,10 @@ def _proposer(spec: str, contract: Contract, target, seed: int, model_opts: dict
         path = Path(spec.removeprefix("replay:"))
         if not path.is_file():
             raise typer.BadParameter(f"replay file {path} does not exist", param_hint="--proposer")
-        return ReplayProposer(path)
+        try:
+            return ReplayProposer(path)
+        except ReplayFileError as e:  # unreadable as a whole: the user's error (bad lines are `malformed`)
+            raise typer.BadParameter(str(e), param_hint="--proposer") from None
     if spec in ("openai", "openai+local"):
         if not model_opts.get("model"):
             raise typer.BadParameter("--model is required with --proposer openai", param_hint="--model")
@@ -73,9 +76,10 @@ def run(
     temperature: Optional[float] = typer.Option(None, "--temperature", min=0.0, max=2.0),
     max_tokens: Optional[int] = typer.Option(None, "--max-tokens", min=16, help="Completion tokens per request."),
     concurrency: Optional[int] = typer.Option(None, "--concurrency", min=1, max=64, help="Parallel requests."),
-    request_timeout: Optional[float] = typer.Option(None, "--request-timeout", min=0.1, help="Seconds per request."),
+    request_timeout: Optional[float] = typer.Option(None, "--request-timeout", min=0.1, help="Wall-clock seconds per request, whole reply included."),
     max_tokens_total: Optional[int] = typer.Option(None, "--max-tokens-total", min=1, help="Token budget of the session."),
-    lean: bool = typer.Option(True, "--lean/--no-lean", help="Render and Lean-check each commit (pending without a toolchain)."),
+    lean: bool = typer.Option(True, "--lean/--no-lean", help="Lean-check each commit in the background and wait for it "
+                              "before exiting (--no-lean: commits stay pending)."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Live progress bar."),
     workers: int = typer.Option(1, "--workers", min=1, max=256, help="Checks run at once (local process pool)."),
     executor: str = typer.Option("local", "--executor", help="local | dask://HOST:PORT (extra `dask`)."),
@@ -100,7 +104,9 @@ def run(
         repo.end_session(session_id, f"executor unavailable: {e}")
         fail(f"--executor: {e}", 2)
     samples = max(samples, 2 * pool.workers) if pool else samples  # keep >= 2x the workers' capacity in flight
-    session = Session(contract, repo, runner, session_id, on_commit=lean_commit_hook(contract, repo) if lean else None,
+    worker = LeanWorker(repo.engine, contract.sha256, tgt) if lean else None
+    session = Session(contract, repo, runner, session_id,
+                      on_commit=(lambda c, ev: worker.submit(c.hash, ev)) if worker is not None else None,
                       executor=pool)
     # SIGTERM ends the session like Ctrl-C: the store is consistent after every candidate anyway.
     signal.signal(signal.SIGTERM, _terminate)
@@ -121,18 +127,45 @@ def run(
             summary = session.run(prop, SessionLimits(budget, time_limit, samples), _LiveProgress(bar, task, contract))
     except KeyboardInterrupt:
         repo.end_session(session_id, "interrupted")
-        console.print("[yellow]interrupted[/]: every processed candidate is recorded; the head is consistent.")
+        console.print("[yellow]interrupted[/]: every processed candidate is recorded; the head is consistent; "
+                      "unchecked commits stay Lean-pending (`mathloop lean-check`).")
         raise typer.Exit(130)
     finally:
         runner.close()
         if pool:
             pool.close()
+        if worker is not None and summary is None:
+            worker.close(kill=True)
     repo.end_session(session_id, summary.outcome)
+    if worker is not None:
+        _wait_for_lean(worker, progress)
     _print_summary(contract, summary)
     stats = prop.stats()
     if stats:
         stats = dataclasses.asdict(stats) if dataclasses.is_dataclass(stats) else dict(stats)
         console.print("proposer: " + ", ".join(f"{k} {v}" for k, v in stats.items()), highlight=False)
+
+
+def _wait_for_lean(worker: LeanWorker, progress: bool) -> None:
+    """Wait for the session's pending Lean checks with a progress line; Ctrl-C leaves them pending."""
+    try:
+        with Progress(TextColumn("Lean: {task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=console, disable=not progress, transient=False) as bar:
+            task = bar.add_task("checking this session's commits", total=max(worker.submitted, 1))
+            worker.wait(lambda done, total: bar.update(task, completed=done, total=max(total, 1)))
+    except KeyboardInterrupt:
+        worker.close(kill=True)
+        console.print("[yellow]interrupted[/]: the remaining commits stay Lean-pending (`mathloop lean-check`).")
+        raise typer.Exit(130)
+    worker.close()
+    counts: dict[str, int] = {}
+    for out in worker.outcomes.values():
+        counts[out.status] = counts.get(out.status, 0) + 1
+    console.print("Lean: " + (", ".join(f"{n} {k}" for k, n in sorted(counts.items())) or "no commits to check"),
+                  highlight=False)
+    other = next((o for o in worker.outcomes.values() if o.status != "checked" and o.reasons), None)
+    if other is not None:
+        console.print(f"  {other.status}: {other.reasons[0][:300]}", highlight=False)
 
 
 def _print_summary(contract: Contract, s: SessionSummary) -> None:

@@ -10,6 +10,8 @@ from rich.table import Table
 
 from mathloop.cli.common import (DB_HELP, TARGET_HELP, bounds_json, console, contract_line, contract_option,
                                  hypotheses_line, open_contract, open_repo, print_json)
+from mathloop.lean import attest
+from mathloop.search.bracket import bracket
 from mathloop.search.gate import open_obligations
 
 
@@ -24,10 +26,11 @@ def status(
     repo = open_repo(db, create=False)
     head = repo.head(contract.sha256)
     labels = repo.label_counts(contract.sha256)
-    lean = repo.lean_statuses(contract.sha256)
+    lean = attest.statuses(repo.engine, contract.sha256, [head.hash] if head else [])
     hyps = [{"id": h.id, "title": h.title, "citation": h.citation, "statement": h.statement}
             for h in contract.hypotheses]
     older = [c.sha256 for c in repo.lineages(contract.name) if c.sha256 != contract.sha256]
+    br = bracket(repo, contract)
     if as_json:
         print_json({
             "target": contract.name,
@@ -43,7 +46,7 @@ def status(
                 "bounds_exact": {k: str(v) for k, v in head.bounds.items()},
                 "state": head.state,
                 "open_obligations": list(open_obligations(head.ranks)),
-                "lean": lean[head.hash].status if head.hash in lean else None,
+                "lean": lean[head.hash],
             },
             "commits": 0 if head is None else head.seq + 1,
             "labels": labels,
@@ -51,6 +54,7 @@ def status(
             "class_maxima": [{"bound": b.name, "value": str(b.class_maximum), "theorem": b.class_maximum_is_theorem,
                               "text": b.class_maximum_text()} for b in contract.bounds if b.class_maximum is not None],
             "other_lineages": older,
+            **({"bracket": br.to_json()} if br is not None else {}),
         })
         return
     console.print(f"[bold]{contract.name}[/] — {contract.title}")
@@ -66,8 +70,10 @@ def status(
     for name, value in bounds_json(contract, head.bounds).items():
         t.add_row(name, value, hypotheses_line(contract))
     console.print(t)
+    if br is not None:
+        console.print(f"bracket of the class's best value (ASSUMING RH): {br.text()}", highlight=False)
     console.print(f"head {head.hash} (seq {head.seq}, {head.created_at})"
-                  + (f", Lean: {lean[head.hash].status}" if head.hash in lean else ""))
+                  + f", Lean: {lean[head.hash]['status']}")
     console.print("open obligations: " + (", ".join(open_obligations(head.ranks)) or "none"))
     for h in contract.hypotheses:
         console.print(f"[yellow]hypothesis[/] {h.id}: {h.title} — {h.citation}", highlight=False)

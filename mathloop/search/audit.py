@@ -1,79 +1,168 @@
-"""Re-verify a lineage: the hash chain, the stored evidence, and every commit's check and gate."""
+"""Re-verify a lineage: the hash chain, the stored evidence, every commit's check and gate, and the memory.
+
+What is covered: commits (chain format 2: also their candidate's row hash), every memory row
+(per-session chains sealed into the commits and the session's end), session rows, artifacts, the
+contract text; with a checkpoint, that the chain still extends it (no rollback).
+"""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Callable
 
 from mathloop.contract.model import Contract
 from mathloop.domain import Label, fraction_str, payload_sha, sha256_hex
+from mathloop.lean.attest import audit_attestations
+from mathloop.search.audit_memory import MemoryStats, audit_contract_row, audit_memory
 from mathloop.search.gate import decide
 from mathloop.search.runner import CheckRunner
-from mathloop.store.chain import commit_body, commit_hash
-from mathloop.store.models import GENESIS
-from mathloop.store.repository import CommitRecord, Repository
+from mathloop.store import raw
+from mathloop.store.chain import CHAIN_FORMAT, COMMIT_FIELDS, LEGACY_FORMAT, commit_body, commit_hash, edited_columns
+from mathloop.store.checkpoint import Checkpoint, compare
+from mathloop.store.findings import Finding
+from mathloop.store.models import GENESIS, CommitRow
+from mathloop.store.repository import CommitRecord, Repository, fields_of
+
+__all__ = ["AuditReport", "Finding", "audit", "audit_store"]
 
 
 @dataclass(frozen=True)
-class Finding:
-    """One thing wrong with one commit."""
+class AuditReport:
+    """The outcome of one audit: findings (first = first edited row found) and what was covered."""
 
-    seq: int
-    commit: str
-    problem: str
+    findings: list[Finding]
+    commits: int
+    legacy_commits: int
+    memory: MemoryStats
+    checkpoint: Checkpoint | None = None
 
 
 def audit(contract: Contract, repo: Repository, runner: CheckRunner | None,
           progress: Callable[[int, int], None] | None = None) -> tuple[list[Finding], int]:
-    """Return (findings, commits audited). With a runner, every commit is re-checked from its stored
-    payload against its parent's state and re-gated; without one, only hashes and rows are verified."""
-    commits = repo.commits(contract.sha256)
+    """Return (findings, commits audited): audit_store without a checkpoint."""
+    report = audit_store(contract, repo, runner, progress)
+    return report.findings, report.commits
+
+
+def audit_store(contract: Contract, repo: Repository, runner: CheckRunner | None,
+                progress: Callable[[int, int], None] | None = None,
+                checkpoint: Checkpoint | None = None) -> AuditReport:
+    """Return the audit report. With a runner, every commit is re-checked from its stored payload against
+    its parent's state and re-gated; without one, hashes and rows only."""
+    rows = raw.commit_rows(repo.engine, contract.sha256)
     findings: list[Finding] = []
+    reported: set[tuple[str, str]] = set()
     parent: CommitRecord | None = None
-    for i, c in enumerate(commits):
-        findings += _audit_one(contract, repo, runner, parent, c, i)
-        parent = c
+    seen_current, legacy = False, 0
+    for i, row in enumerate(rows):
+        fmt = row.format or LEGACY_FORMAT
+        legacy += fmt == LEGACY_FORMAT
+        found = _audit_one(contract, repo, runner, parent, row, i, downgraded=seen_current and fmt == LEGACY_FORMAT)
+        seen_current = seen_current or fmt != LEGACY_FORMAT
+        for f in found:
+            reported.add((f.table, str(f.row if f.row is not None else f.commit)))
+        findings += found
+        try:
+            parent = CommitRecord.of(row)
+        except (ValueError, TypeError):
+            break  # reported by _audit_one; no parent state to re-check the rest against
         if progress:
-            progress(i + 1, len(commits))
-    return findings, len(commits)
+            progress(i + 1, len(rows))
+    findings += audit_contract_row(contract.sha256, repo)
+    mem_findings, stats = audit_memory(contract.sha256, repo, reported)
+    findings += mem_findings
+    findings += _lean_attestations(contract, repo)
+    if checkpoint is not None:
+        findings += [Finding(None, checkpoint.head, why, table="checkpoint", row=checkpoint.head)
+                     for why in compare(repo, contract.sha256, checkpoint)]
+    return AuditReport(findings, len(rows), legacy, stats, checkpoint)
 
 
-def _audit_one(contract: Contract, repo: Repository, runner: CheckRunner | None,
-               parent: CommitRecord | None, c: CommitRecord, i: int) -> list[Finding]:
-    def bad(problem: str) -> list[Finding]:
-        return [Finding(c.seq, c.hash, problem)]
+def _lean_attestations(contract: Contract, repo: Repository) -> list[Finding]:
+    """Return the Lean layer's own audit of its attestation chain (mathloop/lean/attest.py), when present."""
+    return list(audit_attestations(contract, repo))
+
+
+def _audit_one(contract: Contract, repo: Repository, runner: CheckRunner | None, parent: CommitRecord | None,
+               row: CommitRow, i: int, downgraded: bool) -> list[Finding]:
+    def bad(problem: str, table: str = "commits", key: object = None, field: str | None = None,
+            stored: str | None = None, recomputed: str | None = None) -> list[Finding]:
+        return [Finding(row.seq, row.hash, problem, table, key if key is not None else row.hash, field, stored,
+                        recomputed)]
 
     expected_parent = parent.hash if parent else GENESIS
-    if c.seq != i or c.parent != expected_parent:
-        return bad(f"chain broken: seq {c.seq} has parent {c.parent[:12]}, expected {expected_parent[:12]} at position {i}")
+    if row.seq != i or row.parent != expected_parent:
+        return bad(f"chain broken: seq {row.seq} has parent {row.parent[:12]}, expected {expected_parent[:12]} "
+                   f"at position {i}", field="parent" if row.seq == i else "seq")
+    if downgraded:
+        return bad("chain format downgraded: a format-1 commit follows a format-2 commit (its format was edited)",
+                   field="format")
+    if (row.format or LEGACY_FORMAT) not in (LEGACY_FORMAT, CHAIN_FORMAT):
+        return bad(f"unknown chain format {row.format!r}", field="format")
+    try:
+        c = CommitRecord.of(row)
+    except (ValueError, TypeError) as e:
+        return bad(f"hash mismatch: the commit row does not even decode ({type(e).__name__})",
+                   field=",".join(edited_columns(row.field_digests, fields_of(row, COMMIT_FIELDS))) or None)
+    cand_row = raw.candidate_row(repo.engine, c.candidate_id)
     body = commit_body(contract_sha=c.contract_sha, seq=c.seq, payload_sha=c.payload_sha, state=c.state,
                        ranks=c.ranks, bounds={k: fraction_str(v) for k, v in c.bounds.items()},
-                       evidence_sha=c.evidence_sha, label=c.label, created_at=c.created_at)
-    if commit_hash(c.parent, body) != c.hash:
-        return bad("hash mismatch: the commit row was edited (its fields no longer hash to its id)")
+                       evidence_sha=c.evidence_sha, label=c.label, created_at=c.created_at,
+                       format=row.format or LEGACY_FORMAT, candidate_id=c.candidate_id,
+                       candidate_hash=cand_row.row_hash if cand_row is not None else None)
+    again = commit_hash(c.parent, body)
+    if again != c.hash:
+        cols = edited_columns(row.field_digests, fields_of(row, COMMIT_FIELDS))
+        what = (f"column {', '.join(cols)} changed" if cols else "its fields no longer hash to its id"
+                + (" (its locator, or the committed candidate's row hash, was edited too)"
+                   if row.format == CHAIN_FORMAT else ""))
+        return bad(f"hash mismatch: the commit row was edited ({what})", field=",".join(cols) or None,
+                   stored=c.hash, recomputed=again)
     try:
         cand = repo.candidate(c.candidate_id)
     except (ValueError, KeyError, TypeError) as e:  # an edit that no longer even decodes
-        return bad(f"memory row {c.candidate_id}: stored evidence is unreadable ({e})")
+        return bad(f"memory row {c.candidate_id}: stored evidence is unreadable ({e})", "candidates",
+                   c.candidate_id, "evidence")
     if cand is None or cand.commit_hash != c.hash:
-        return bad(f"memory row {c.candidate_id} is missing or does not point back at this commit")
+        return bad(f"memory row {c.candidate_id} is missing or does not point back at this commit", "candidates",
+                   c.candidate_id, "commit_hash")
     if payload_sha(cand.payload) != c.payload_sha or cand.payload_sha != c.payload_sha:
-        return bad(f"memory row {c.candidate_id}: payload was edited (sha {cand.payload_sha[:12]} != {c.payload_sha[:12]})")
+        return bad(f"memory row {c.candidate_id}: payload was edited", "candidates", c.candidate_id, "payload",
+                   c.payload_sha, payload_sha(cand.payload))
     ev = cand.evidence
-    if ev is None or sha256_hex(ev.canonical_bytes()) != c.evidence_sha:
-        return bad(f"memory row {c.candidate_id}: stored evidence or an artifact was edited (sha mismatch)")
+    ev_sha = sha256_hex(ev.canonical_bytes()) if ev is not None else None
+    if ev_sha != c.evidence_sha:
+        return bad(f"memory row {c.candidate_id}: stored evidence or an artifact was edited (sha mismatch)",
+                   *_evidence_culprit(repo, cand_row, c.candidate_id), stored=c.evidence_sha, recomputed=ev_sha)
     if dict(ev.state) != dict(c.state) or ev.ranks != dict(c.ranks) or dict(ev.bounds) != dict(c.bounds):
-        return bad("commit state/ranks/bounds differ from its evidence")
+        return bad("commit state/ranks/bounds differ from its evidence", field="state,ranks,bounds")
     if runner is None:
         return []
     out = runner.check(contract, parent.state if parent else None, cand.payload)
     if out.evidence is None:
         return bad(f"re-check failed: {out.malformed or out.error}")
-    if sha256_hex(out.evidence.canonical_bytes()) != c.evidence_sha:
-        return bad("re-check gives different evidence than was committed (checker not deterministic, or changed)")
+    again_ev = sha256_hex(out.evidence.canonical_bytes())
+    if again_ev != c.evidence_sha:
+        return bad("re-check gives different evidence than was committed (checker not deterministic, or changed)",
+                   field="evidence_sha", stored=c.evidence_sha, recomputed=again_ev)
     decision = decide(contract, parent.scores if parent else None, out.evidence)
     if decision.label is Label.ERROR:
         return bad("; ".join(decision.reasons))
     if not decision.commits or decision.label.value != c.label:
-        return bad(f"gate does not pass on re-check (label {decision.label.value}, committed as {c.label})")
+        return bad(f"gate does not pass on re-check (label {decision.label.value}, committed as {c.label})",
+                   field="label")
     return []
+
+
+def _evidence_culprit(repo: Repository, cand_row, candidate_id: int) -> tuple[str, object, str]:
+    """Return (table, row, column) of what changed a committed evidence: an artifact or the evidence text."""
+    try:
+        refs = json.loads(cand_row.evidence).get("artifacts", {}).values()
+        for ref in refs:
+            art = raw.artifact_row(repo.engine, ref["$artifact"])
+            if art is None or sha256_hex(art.content.encode("utf-8")) != ref["$artifact"]:
+                return "artifacts", ref["$artifact"], "content"
+    except (ValueError, AttributeError, KeyError, TypeError):
+        pass
+    return "candidates", candidate_id, "evidence"

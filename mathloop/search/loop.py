@@ -10,6 +10,7 @@ from typing import Any, Callable, Protocol
 from mathloop.contract.model import Contract
 from mathloop.domain import Evidence, Label, payload_sha
 from mathloop.propose.base import Context, Proposal, Proposer, StopSession
+from mathloop.search.bracket import guard as bracket_guard
 from mathloop.search.executors import Executor
 from mathloop.search.gate import decide, open_obligations
 from mathloop.search.runner import CheckOutcome, CheckRunner
@@ -114,6 +115,10 @@ class Session:
                 self._record(head, p, Label.ERROR, [out.error])
                 return head, Label.ERROR
             evidence = out.evidence
+            why = bracket_guard(self.repo, self.contract, evidence, head.hash)  # the other side of the bracket
+            if why:
+                self._record(head, p, Label.ERROR, [why], evidence)
+                return head, Label.ERROR
             decision = decide(self.contract, head.scores, evidence)
             if not decision.commits:
                 self._record(head, p, decision.label, list(decision.reasons), evidence)

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
-import signal
 import traceback
 from dataclasses import dataclass
 from typing import Any, Mapping, Protocol
 
+from mathloop.children import Lifeline, die_with_parent, kill_group, start_reaper
 from mathloop.contract.model import Contract
 from mathloop.domain import Evidence
 from mathloop.targets import build_target
@@ -26,6 +26,25 @@ class CheckOutcome:
     evidence: Evidence | None = None
     malformed: str | None = None
     error: str | None = None
+
+
+@dataclass(frozen=True)
+class CallOutcome:
+    """What a function run in the worker gave: its value, the exception it raised, or why it gave nothing."""
+
+    value: Any = None
+    raised: BaseException | None = None
+    error: str | None = None
+
+
+_CALL = "mathloop/call"
+
+
+def _call(fn, args) -> CallOutcome:
+    try:
+        return CallOutcome(value=fn(*args))
+    except Exception as e:  # returned as a value: the caller decides what an exception means
+        return CallOutcome(raised=e)
 
 
 def check_payload(contract: Contract, parent_state: Mapping[str, Any] | None, payload: Any) -> CheckOutcome:
@@ -75,8 +94,10 @@ class InProcessRunner:
         pass
 
 
-def _worker(conn) -> None:
+def _worker(conn, lifeline) -> None:
     os.setsid()  # own process group, so that a timeout kills the checker's children too
+    start_reaper(lifeline)  # when the session dies, however it dies, our whole group is killed
+    die_with_parent()  # and we go at once when our parent (the forkserver or the session) exits
     while True:
         try:
             job = conn.recv()
@@ -84,12 +105,19 @@ def _worker(conn) -> None:
             return
         if job is None:
             return
-        conn.send(check_payload(*job))
+        if job[0] == _CALL:
+            conn.send(_call(job[1], job[2]))
+        else:
+            conn.send(check_payload(*job))
 
 
 class ProcessRunner:
     """Checks in one persistent worker process; a check past `timeout_s` kills the worker's whole
-    process group and is reported as an error, and the next check starts a fresh worker."""
+    process group and is reported as an error, and the next check starts a fresh worker.
+
+    The worker and everything it starts die with the session (mathloop/children.py): a lifeline
+    pipe only the session holds, a parent-death signal, and the worker's own process group.
+    """
 
     def __init__(self, timeout_s: float, start_method: str = "forkserver") -> None:
         # forkserver by default: forking a process that runs a live progress thread can deadlock.
@@ -97,36 +125,53 @@ class ProcessRunner:
         self._ctx = mp.get_context(start_method)
         self._proc = None
         self._conn = None
+        self._lifeline: Lifeline | None = None
 
     def _start(self) -> None:
         parent, child = self._ctx.Pipe()
-        self._proc = self._ctx.Process(target=_worker, args=(child,), daemon=False, name="mathloop-checker")
+        self._lifeline = Lifeline()
+        self._proc = self._ctx.Process(target=_worker, args=(child, self._lifeline.reader), daemon=False,
+                                       name="mathloop-checker")
         self._proc.start()
         child.close()
+        self._lifeline.after_start()
         self._conn = parent
 
     def _kill(self) -> None:
         if self._proc is not None and self._proc.pid is not None:
+            kill_group(self._proc.pid)  # the worker leads its own group (setsid)
             try:
-                os.killpg(self._proc.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
+                self._proc.kill()  # in case it had not reached setsid yet
+            except (ProcessLookupError, OSError):
                 pass
             self._proc.join(timeout=5)
-        self._proc = self._conn = None
+        self._release()
+
+    def _release(self) -> None:
+        if self._lifeline is not None:
+            self._lifeline.close()
+        self._proc = self._conn = self._lifeline = None
 
     def check(self, contract: Contract, parent_state: Mapping[str, Any] | None, payload: Any) -> CheckOutcome:
+        return self._job((contract, parent_state, payload), self.timeout_s, CheckOutcome)
+
+    def call(self, fn, args: tuple, timeout_s: float | None = None) -> CallOutcome:
+        """Run the picklable top-level `fn(*args)` in the worker under the same kill-the-tree timeout."""
+        return self._job((_CALL, fn, args), self.timeout_s if timeout_s is None else timeout_s, CallOutcome)
+
+    def _job(self, job: tuple, timeout_s: float, outcome):
         if self._proc is None or not self._proc.is_alive():
             self._start()
         try:
-            self._conn.send((contract, parent_state, payload))
-            if not self._conn.poll(self.timeout_s):
+            self._conn.send(job)
+            if not self._conn.poll(timeout_s):
                 self._kill()
-                return CheckOutcome(error=f"checker timed out after {self.timeout_s:g} s (process tree killed)")
+                return outcome(error=f"checker timed out after {timeout_s:g} s (process tree killed)")
             return self._conn.recv()
         except (EOFError, BrokenPipeError, ConnectionResetError, OSError) as e:
             code = self._proc.exitcode if self._proc else None
             self._kill()
-            return CheckOutcome(error=f"checker process died (exit code {code}): {type(e).__name__}")
+            return outcome(error=f"checker process died (exit code {code}): {type(e).__name__}")
 
     def close(self) -> None:
         if self._proc is not None and self._proc.is_alive():
@@ -137,4 +182,4 @@ class ProcessRunner:
                 pass
         if self._proc is not None and self._proc.is_alive():
             self._kill()
-        self._proc = self._conn = None
+        self._release()

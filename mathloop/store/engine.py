@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 from sqlalchemy import event
@@ -10,8 +11,10 @@ from sqlalchemy.engine import Engine
 from sqlmodel import SQLModel, create_engine
 
 from mathloop.store import models  # noqa: F401  (registers the tables)
+from mathloop.store.migrate import upgrade
 
 DEFAULT_DB = "mathloop.db"
+SCHEMA_RETRIES = 6
 
 
 class StoreError(RuntimeError):
@@ -57,8 +60,13 @@ def make_engine(db: str | None, *, create: bool = True) -> Engine:
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
 
-    try:
-        SQLModel.metadata.create_all(engine)
-    except Exception as e:
-        raise StoreError(f"--db {url}: cannot open store: {e}") from None
+    for attempt in range(SCHEMA_RETRIES):
+        try:
+            SQLModel.metadata.create_all(engine)
+            upgrade(engine)  # a store from before chain format 2 gains the new (nullable) columns
+            return engine
+        except Exception as e:  # another writer creating the same fresh store races us: look again
+            if attempt == SCHEMA_RETRIES - 1:
+                raise StoreError(f"--db {url}: cannot open store: {e}") from None
+            time.sleep(0.05 * (attempt + 1))
     return engine

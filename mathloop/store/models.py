@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Column, Text, UniqueConstraint
+from sqlalchemy import Column, Index, Text, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
 GENESIS = "0" * 64  # the parent of a lineage's root commit; keeps (contract, parent) unique for roots
@@ -31,6 +31,10 @@ class SessionRow(SQLModel, table=True):
     started_at: str
     ended_at: str | None = None
     outcome: str | None = None
+    # chain format 2: per-column digests of the opening fields (a locator for audit) and, once ended,
+    # the seal "count:hash" over the session's last memory row, its row count, ended_at and outcome.
+    field_digests: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    seal: str | None = Field(default=None, max_length=90)
 
 
 class CandidateRow(SQLModel, table=True):
@@ -42,6 +46,12 @@ class CandidateRow(SQLModel, table=True):
     """
 
     __tablename__ = "candidates"
+    __table_args__ = (
+        Index("uq_candidate_chain", "contract_sha", "session_id", "chain_seq", unique=True),
+        # NULLs are distinct in a unique index: session-less rows need their own, so that their chain cannot fork
+        Index("uq_candidate_chain_nosession", "contract_sha", "chain_seq", unique=True,
+              sqlite_where=text("session_id IS NULL"), postgresql_where=text("session_id IS NULL")),
+    )
     id: int | None = Field(default=None, primary_key=True)
     contract_sha: str = Field(foreign_key="contracts.sha256", index=True)
     session_id: int | None = Field(default=None, foreign_key="sessions.id", index=True)
@@ -57,6 +67,11 @@ class CandidateRow(SQLModel, table=True):
     timings: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
     commit_hash: str | None = Field(default=None, max_length=64, index=True)
     created_at: str
+    # chain format 2 (None on rows written before the memory was chained): the row's place in its
+    # session's chain, its row hash (store/chain.py) and per-column digests (a locator for audit).
+    chain_seq: int | None = Field(default=None)
+    row_hash: str | None = Field(default=None, max_length=64)
+    field_digests: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
 
 
 class CommitRow(SQLModel, table=True):
@@ -79,6 +94,8 @@ class CommitRow(SQLModel, table=True):
     evidence_sha: str = Field(max_length=64)
     label: str
     created_at: str
+    format: int | None = Field(default=None)  # chain format (store/chain.py); None = 1, written before format 2
+    field_digests: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
 
 
 class ArtifactRow(SQLModel, table=True):

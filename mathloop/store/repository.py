@@ -16,7 +16,20 @@ from sqlmodel import Session, col, select
 from mathloop.contract.model import Contract
 from mathloop.domain import (Evidence, Head, Label, Rejection, Scores, canonical_json, fraction_str, payload_sha,
                              sha256_hex)
-from mathloop.store.chain import commit_body, commit_hash
+from mathloop.store.chain import (
+    CANDIDATE_FIELDS,
+    CHAIN_FORMAT,
+    COMMIT_FIELDS,
+    SESSION_END_FIELDS,
+    SESSION_FIELDS,
+    commit_body,
+    commit_hash,
+    locator,
+    no_session_genesis,
+    row_hash,
+    session_genesis,
+    session_seal,
+)
 from mathloop.store.models import (
     GENESIS,
     ArtifactRow,
@@ -27,6 +40,7 @@ from mathloop.store.models import (
     SessionRow,
 )
 
+WRITE_RETRIES = 8
 REJECTED = (Label.REGRESSION, Label.INCOMPARABLE, Label.NO_PROGRESS, Label.MALFORMED)
 
 
@@ -37,6 +51,11 @@ class HeadMoved(Exception):
 def now() -> str:
     """Return the current UTC time as an ISO-8601 string with microseconds."""
     return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def fields_of(row: Any, names: Iterable[str]) -> dict[str, Any]:
+    """Return {column: stored value} of a row for the given columns (what its row hash covers)."""
+    return {n: getattr(row, n) for n in names}
 
 
 def _payload_text(payload: Any) -> str:
@@ -146,20 +165,42 @@ class Repository:
             return list(s.exec(select(ContractRow).where(ContractRow.name == name).order_by(ContractRow.created_at)))
 
     def start_session(self, contract_sha: str, proposer: str, seed: int, options: Mapping[str, Any]) -> int:
+        """Open a session row (its opening fields start the session's memory chain); return its id."""
         with Session(self.engine) as s:
             row = SessionRow(contract_sha=contract_sha, proposer=proposer, seed=seed,
                              options=json.dumps(dict(options), sort_keys=True, default=str), started_at=now())
+            s.add(row)
+            s.flush()
+            row.field_digests = locator(fields_of(row, SESSION_FIELDS))
             s.add(row)
             s.commit()
             return int(row.id)
 
     def end_session(self, session_id: int, outcome: str) -> None:
+        """Record how the session ended and seal its memory chain (row count, last row hash, outcome)."""
         with Session(self.engine) as s:
             row = s.get(SessionRow, session_id)
             if row is not None:
                 row.ended_at, row.outcome = now(), outcome
+                seq, tip = self._chain_tip(s, row.contract_sha, session_id)
+                row.seal = session_seal(tip, seq + 1, fields_of(row, SESSION_END_FIELDS))
                 s.add(row)
                 s.commit()
+
+    def _chain_tip(self, s: Session, contract_sha: str, session_id: int | None) -> tuple[int, str]:
+        """Return (chain_seq, row hash) of the session's last memory row, or (-1, the chain's start)."""
+        last = s.exec(select(CandidateRow.chain_seq, CandidateRow.row_hash)
+                      .where(CandidateRow.contract_sha == contract_sha, CandidateRow.session_id == session_id,
+                             col(CandidateRow.chain_seq).is_not(None))
+                      .order_by(col(CandidateRow.chain_seq).desc()).limit(1)).first()
+        if last is not None:
+            return int(last[0]), str(last[1])
+        if session_id is None:
+            return -1, no_session_genesis(contract_sha)
+        sess = s.get(SessionRow, session_id)
+        if sess is None:
+            raise KeyError(f"session {session_id} does not exist")
+        return -1, session_genesis(fields_of(sess, SESSION_FIELDS))
 
     # -- the memory ------------------------------------------------------------------------
     def _evidence_columns(self, s: Session, evidence: Evidence | None) -> dict[str, Any]:
@@ -190,6 +231,12 @@ class Repository:
             proposer_meta=json.dumps(dict(meta), sort_keys=True, default=str), label=label.value,
             reasons=json.dumps(list(reasons)), created_at=now(), **self._evidence_columns(s, evidence),
         )
+        # Chain the row onto its session's memory (one writer per session, so no race on chain_seq;
+        # the unique (contract, session, chain_seq) index refuses a fork all the same).
+        seq, prev = self._chain_tip(s, contract_sha, session_id)
+        row.chain_seq = seq + 1
+        fields = fields_of(row, CANDIDATE_FIELDS)
+        row.row_hash, row.field_digests = row_hash(prev, fields), locator(fields)
         s.add(row)
         s.flush()
         return row
@@ -198,12 +245,20 @@ class Repository:
                proposer: str, meta: Mapping[str, Any], label: Label, reasons: Iterable[str],
                evidence: Evidence | None) -> int:
         """Append a candidate that did not commit to the memory; return its id."""
-        with Session(self.engine) as s:
-            row = self._candidate_row(s, contract_sha=contract_sha, session_id=session_id, head_commit=head_commit,
-                                      payload=payload, proposer=proposer, meta=meta, label=label,
-                                      reasons=reasons, evidence=evidence)
-            s.commit()
-            return int(row.id)
+        reasons = list(reasons)
+        for attempt in range(WRITE_RETRIES):
+            with Session(self.engine) as s:
+                try:
+                    row = self._candidate_row(s, contract_sha=contract_sha, session_id=session_id,
+                                              head_commit=head_commit, payload=payload, proposer=proposer, meta=meta,
+                                              label=label, reasons=reasons, evidence=evidence)
+                    s.commit()
+                    return int(row.id)
+                except IntegrityError:  # a concurrent writer took the chain place or stored the artifact first
+                    s.rollback()
+                    if attempt == WRITE_RETRIES - 1:
+                        raise
+        raise AssertionError("unreachable")
 
     def commit(self, *, contract_sha: str, session_id: int | None, parent: CommitRecord | None, payload: Any,
                proposer: str, meta: Mapping[str, Any], label: Label, evidence: Evidence) -> CommitRecord:
@@ -215,6 +270,17 @@ class Repository:
         if parent is not None and parent.contract_sha != contract_sha:  # a lineage is one contract hash
             raise ValueError(f"commit for contract {contract_sha[:12]} on parent {parent.hash[:12]} of contract "
                              f"{parent.contract_sha[:12]}: lineages of different contracts never mix")
+        for attempt in range(WRITE_RETRIES):
+            try:
+                return self._commit_once(contract_sha=contract_sha, session_id=session_id, parent=parent,
+                                         payload=payload, proposer=proposer, meta=meta, label=label, evidence=evidence)
+            except IntegrityError:  # not a lost race on the parent: a chain place or an artifact taken meanwhile
+                if attempt == WRITE_RETRIES - 1:
+                    raise
+        raise AssertionError("unreachable")
+
+    def _commit_once(self, *, contract_sha: str, session_id: int | None, parent: CommitRecord | None, payload: Any,
+                     proposer: str, meta: Mapping[str, Any], label: Label, evidence: Evidence) -> CommitRecord:
         parent_hash = parent.hash if parent else GENESIS
         seq = parent.seq + 1 if parent else 0
         with Session(self.engine) as s:
@@ -226,13 +292,15 @@ class Repository:
                 bounds = {k: fraction_str(v) for k, v in evidence.bounds.items()}
                 body = commit_body(contract_sha=contract_sha, seq=seq, payload_sha=cand.payload_sha,
                                    state=evidence.state, ranks=evidence.ranks, bounds=bounds,
-                                   evidence_sha=cand.evidence_sha, label=label.value, created_at=created)
+                                   evidence_sha=cand.evidence_sha, label=label.value, created_at=created,
+                                   format=CHAIN_FORMAT, candidate_id=cand.id, candidate_hash=cand.row_hash)
                 h = commit_hash(parent_hash, body)
                 row = CommitRow(hash=h, contract_sha=contract_sha, parent=parent_hash, seq=seq, candidate_id=cand.id,
                                 payload_sha=cand.payload_sha, state=canonical_json(evidence.state).decode("utf-8"),
                                 ranks=canonical_json(evidence.ranks).decode("utf-8"),
                                 bounds=canonical_json(bounds).decode("utf-8"), evidence_sha=cand.evidence_sha,
-                                label=label.value, created_at=created)
+                                label=label.value, created_at=created, format=CHAIN_FORMAT)
+                row.field_digests = locator(fields_of(row, COMMIT_FIELDS))
                 s.add(row)
                 s.flush()
                 cand.commit_hash = h

@@ -8,12 +8,15 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, ClassVar, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Sequence
 
 from mathloop.contract.model import Contract, ContractError
 from mathloop.contract.rules import Floor, Required, enforce
 from mathloop.domain import Evidence, Trust
 from mathloop.propose.base import Proposer
+
+if TYPE_CHECKING:
+    from mathloop.lean.render import RenderedCommit
 
 
 class Malformed(ValueError):
@@ -151,4 +154,8 @@ class Target(ABC):
 
         `read_json` is the caller's bounded reader for every file named by the manifest.
         """
+        return None
+
+    def lean_render(self, commit_hash: str, evidence: Evidence) -> "RenderedCommit | None":
+        """Return the commit's plain-style Lean rendering, or None if this target renders none."""
         return None

@@ -7,6 +7,7 @@ chosen by the STANDIN_MODE environment variable. Nothing here counts as a Lean c
 from __future__ import annotations
 
 import stat
+from fractions import Fraction
 import sys
 import time
 from pathlib import Path
@@ -14,9 +15,10 @@ from pathlib import Path
 import pytest
 
 from mathloop.domain import Verdict
-from mathloop.verify.lean import Toolchain, check_source, discover, parse_messages
-from mathloop.verify.lean_commit import check_commit, doctor_report
-from mathloop.verify.lean_process import LeanCrash, LeanTimeout
+from mathloop.lean.check import check_source, parse_messages
+from mathloop.lean.commit import check_commit
+from mathloop.lean.process import LeanCrash, LeanTimeout
+from mathloop.lean.toolchain import Toolchain, discover
 from tests.support.lean_evidence import lc_evidence
 
 STANDIN = r'''
@@ -28,8 +30,10 @@ if args[:2] == ["env", "lean"]:
 if "--version" in args:
     if mode == "noshim":
         print("error: no default toolchain configured"); sys.exit(1)
-    print("Lean (version 4.28.0, x86_64-unknown-linux-gnu, stand-in)"); sys.exit(0)
+    print("Lean (version 4.28.0, x86_64-unknown-linux-gnu, commit 0123456789abcdef0123456789abcdef01234567, stand-in)"); sys.exit(0)
 path = args[-1]
+if path.endswith('Probe.lean'):
+    sys.exit(0)
 lines = open(path, encoding="utf-8").read().splitlines()
 def msg(sev, line, data, kind="[anonymous]"):
     print(json.dumps({"severity": sev, "pos": {"line": line, "column": 0}, "endPos": None, "kind": kind,
@@ -74,26 +78,27 @@ def standin(tmp_path, monkeypatch):
         monkeypatch.setenv("STANDIN_MODE", mode)
         return exe
     monkeypatch.delenv("MATHLOOP_LEAN", raising=False)
+    monkeypatch.setenv("MATHLOOP_NO_BUNDLED_LEAN", "1")  # these tests are about the adapter, not the kernel
     return make
 
 
-def _tc(exe: Path, kind: str = "lean") -> Toolchain:
-    return Toolchain(kind, str(exe), "Lean (version 4.28.0, stand-in)")
+def _tc(exe: Path, lake: bool = False) -> Toolchain:
+    return Toolchain("toolchain", (str(exe), "env", "lean") if lake else (str(exe),), "4.28.0", "0123456")
 
 
 def test_adapter_parses_json_messages():
     out = ('{"severity":"error","pos":{"line":3,"column":2},"data":"unknown identifier","kind":"x"}\n'
            "not json\n"
            '{"severity":"information","pos":{"line":9,"column":0},"data":"\'A.t\' depends on axioms: [propext]"}\n')
-    msgs, other = parse_messages(out)
-    assert [(m.severity, m.line) for m in msgs] == [("error", 3), ("information", 9)] and other == ["not json"]
+    msgs = parse_messages(out)
+    assert [(m.severity, m.line) for m in msgs] == [("error", 3), ("information", 9)]
 
 
 def test_adapter_accepts_allowlisted_axioms(standin):
     res = check_source(SRC, ["T.t"], toolchain=_tc(standin("ok")), timeout_s=30)
     assert res.verdict is Verdict.PROVED
     assert dict(res.axioms)["T.t"] == ("Classical.choice", "Quot.sound", "propext")
-    assert res.lean_version.startswith("Lean (version 4.28.0") and len(res.file_sha256) == 64
+    assert (res.kind, res.version) == ("toolchain", "4.28.0") and len(res.file_sha256) == 64
 
 
 def test_adapter_accepts_no_axioms(standin):
@@ -121,7 +126,7 @@ def test_adapter_ignores_axiom_reports_before_the_checkers_own_lines(standin):
 
 
 def test_adapter_runs_lake_env_lean_for_a_lake_toolchain(standin):
-    res = check_source(SRC, ["T.t"], toolchain=_tc(standin("ok", "lake"), "lake"), timeout_s=30)
+    res = check_source(SRC, ["T.t"], toolchain=_tc(standin("ok", "lake"), lake=True), timeout_s=30)
     assert res.verdict is Verdict.PROVED
 
 
@@ -177,36 +182,33 @@ def test_adapter_discovers_mathloop_lean_first(standin, monkeypatch):
     monkeypatch.setenv("MATHLOOP_LEAN", str(exe))
     monkeypatch.setenv("PATH", "/nonexistent")
     tc = discover()
-    assert (tc.kind, tc.executable) == ("lake", str(exe)) and "4.28.0" in tc.version
+    assert (tc.kind, tc.command) == ("toolchain", (str(exe), "env", "lean")) and tc.version == "4.28.0"
 
 
-def test_adapter_commit_status_pending_without_toolchain_checked_with_standin(standin, monkeypatch):
+def test_adapter_commit_is_unavailable_without_lean_checked_with_standin_pending_on_crash(standin, monkeypatch):
+    from mathloop.targets.levinson_conrey.lean_claims import render_commit
+
     contract, ev = lc_evidence(["0", "1"], ["1", "-1"], "13/10")
+
+    class Target:
+        name = "levinson-conrey"
+
+        def lean_render(self, h, e):
+            return render_commit(contract, h, e, Fraction(4, 7))
+
     monkeypatch.setenv("PATH", str(standin("noshim").parent))
-    pending = check_commit(contract, "ab" * 32, ev)
-    assert pending.status == "pending" and "no default toolchain" in pending.messages[0]
-    monkeypatch.setenv("STANDIN_MODE", "ok")
-    st = check_commit(contract, "ab" * 32, ev, toolchain=_tc(standin("ok")))
-    assert st.status == "checked" and st.file_sha256 == pending.file_sha256
-    assert st.axioms == ("Classical.choice", "Quot.sound", "propext")
+    none = check_commit(Target(), "ab" * 32, ev)
+    assert none.status == "unavailable" and "no default toolchain" in none.reasons[0]
+    st = check_commit(Target(), "ab" * 32, ev, toolchain=_tc(standin("ok")))
+    assert st.status == "checked" and st.attestation.artifact_sha256 == none.attestation.artifact_sha256
+    assert st.attestation.axioms == ("Classical.choice", "Quot.sound", "propext")
     monkeypatch.setenv("STANDIN_MODE", "crash")
-    assert check_commit(contract, "ab" * 32, ev, toolchain=_tc(standin("crash"))).status == "error"
-
-
-def test_adapter_doctor_reports_state_and_install_steps(standin, monkeypatch):
-    monkeypatch.setenv("PATH", str(standin("noshim").parent))
-    rep = doctor_report()
-    assert rep["available"] is False and rep["tried"] and "elan" in " ".join(rep["install"])
-    assert rep["pinned_toolchain"].startswith("leanprover/lean4:v4.")
-
-
-def test_adapter_pinned_toolchain_missing_inside_project_is_unknown(standin):
-    res = check_source(SRC, ["T.t"], toolchain=_tc(standin("noshim", "lake"), "lake"), timeout_s=30)
-    assert res.verdict is Verdict.UNKNOWN and "not available" in res.reason
+    crash = check_commit(Target(), "ab" * 32, ev, toolchain=_tc(standin("crash")))
+    assert crash.status == "pending" and crash.attestation is None
 
 
 def test_lean_dojo_path_reports_what_is_missing_without_importing_it(standin, monkeypatch):
-    import mathloop.verify.lean_dojo as dojo
+    import mathloop.lean.dojo as dojo
 
     monkeypatch.setenv("PATH", str(standin("noshim").parent))
     monkeypatch.setattr(dojo.importlib.util, "find_spec", lambda name: None)

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
-from mathloop.export import lean_project
-from mathloop.export.lean_project import ExportError, export_lean_project
-from mathloop.verify.lean_commit import LeanCommitStatus
+from mathloop.lean import export as lean_project
+from mathloop.lean.export import ExportError, export_project
+from mathloop.targets.levinson_conrey.lean_claims import render_commit
 from tests.support.lean_evidence import lc_evidence
 
 PAYLOADS = [{"P": ["0", "1"], "Q": ["1", "-1"], "R": "13/10"},
@@ -21,18 +22,20 @@ PAYLOADS = [{"P": ["0", "1"], "Q": ["1", "-1"], "R": "13/10"},
 @pytest.fixture(scope="module")
 def chain():
     """Return (contract, commits) for a 3-commit chain of real levinson-conrey evidence."""
-    from mathloop.export.lean_render import render_commit
-
     commits, parent = [], None
     for seq, p in enumerate(PAYLOADS):
         contract, ev = lc_evidence(p["P"], p["Q"], p["R"])
         h = hashlib.sha256(f"{parent}{seq}".encode()).hexdigest()
-        commits.append({"hash": h, "parent": parent, "seq": seq, "evidence": ev, "lean_status": None})
+        commits.append({"hash": h, "parent": parent, "seq": seq, "evidence": ev, "lean": None})
         parent = h
-    sha0 = render_commit(contract, commits[0]["hash"], commits[0]["evidence"]).sha256
-    commits[0]["lean_status"] = LeanCommitStatus("checked", "Lean (version 4.28.0)", sha0)
-    commits[1]["lean_status"] = LeanCommitStatus("checked", "Lean (version 4.28.0)", "f" * 64)  # another rendering
+    sha0 = render_commit(contract, commits[0]["hash"], commits[0]["evidence"], Fraction(4, 7)).sha256
+    commits[0]["lean"] = {"status": "checked", "kind": "bundled", "artifact_sha256": sha0}
+    commits[1]["lean"] = {"status": "checked", "kind": "bundled", "artifact_sha256": "f" * 64}  # another rendering
     return contract, commits
+
+
+def export_lean_project(contract, commits, out):
+    return export_project(contract, commits, out, lambda h, ev: render_commit(contract, h, ev, Fraction(4, 7)))
 
 
 def _tree(d: Path) -> dict[str, bytes]:
@@ -57,7 +60,6 @@ def test_only_a_matching_real_check_is_recorded_as_checked(chain, tmp_path):
     contract, commits = chain
     m = export_lean_project(contract, commits, tmp_path / "out").manifest
     assert [e["lean"]["status"] for e in m["commits"]] == ["checked", "pending", "pending"]
-    assert [e["trust"] for e in m["commits"]] == ["lean", "exact", "exact"]
 
 
 def test_reexport_is_byte_identical(chain, tmp_path):
@@ -70,16 +72,17 @@ def test_reexport_is_byte_identical(chain, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b"]  # no temp dirs left
 
 
-def test_export_is_a_lake_project_with_root_and_axiom_files(chain, tmp_path):
+def test_export_is_a_lean_project_with_support_root_and_axiom_files(chain, tmp_path):
     contract, commits = chain
     export_lean_project(contract, commits, tmp_path / "out")
     out = tmp_path / "out"
     assert (out / "lean-toolchain").read_text().startswith("leanprover/lean4:v4.")
-    assert "[[lean_lib]]" in (out / "lakefile.toml").read_text() and (out / "Mathloop/Basic.lean").is_file()
+    assert "[[lean_lib]]" in (out / "lakefile.toml").read_text() and (out / "Mathloop/Exact.lean").is_file()
+    assert (out / "Mathloop/LevinsonConrey.lean").is_file()
     root = (out / "Certs.lean").read_text().splitlines()
     assert root == [f"import Certs.C{c['hash']}.Proof" for c in commits]
-    assert "lake build" in (out / "README.md").read_text()
-    assert (out / "Axioms.lean").read_text().count("#print axioms") == 3 * 11
+    assert "lake build" in (out / "README.md").read_text() and "lean-check --export" in (out / "README.md").read_text()
+    assert (out / "Axioms.lean").read_text().count("#print axioms") == 3 * 6
 
 
 def test_refuses_non_empty_directory_that_is_not_an_export(chain, tmp_path):

@@ -8,8 +8,9 @@ import sys
 import pytest
 
 from mathloop.domain import Verdict
-from mathloop.verify.lean import Toolchain, check_source
-from mathloop.verify.lean_source import MATHLIB_IMPORT_PREFIXES, scan
+from mathloop.lean.check import check_source
+from mathloop.lean.source import MATHLIB_IMPORT_PREFIXES, scan
+from mathloop.lean.toolchain import Toolchain
 
 OK = "theorem t : 2 ≤ 3 := by decide"
 
@@ -23,7 +24,11 @@ PAIRS = [
     ("ofReduceBool", "theorem t : True := Lean.ofReduceBool _ _ rfl", "theorem t : True := trivial"),
     ("axiom", "axiom bad : False\ntheorem t : False := bad", OK),
     ("unsafe", "unsafe def f : Nat := 0", "def f : Nat := 0"),
-    ("implemented_by", "@[implemented_by g] def f : Nat := 0", "@[reducible] def f : Nat := 0"),
+    ("implemented_by", "@[implemented_by g] def f : Nat := 0", "def f : Nat := 0"),
+    ("attribute", "@[reducible] def f : Nat := 0", "def f : Nat := 0"),
+    ("binder_predicate", 'binder_predicate x " > " y:term => `($x > $y)', OK),
+    ("#reduce", "#reduce 1", OK),
+    ("declare_syntax_cat", "declare_syntax_cat foo", OK),
     ("extern", '@[extern "c_f"] def f : Nat := 0', "def f : Nat := 0"),
     ("#eval", "#eval 1 + 1", "example : 1 + 1 = 2 := rfl"),
     ("run_cmd", "run_cmd pure ()", OK),
@@ -37,7 +42,7 @@ PAIRS = [
     ("elab", 'elab "foo" : tactic => pure ()', OK),
     ("notation", 'notation "ℵ" => 0', OK),
     ("prelude", "prelude\n" + OK, OK),
-    ("import Lean", "import Lean\n" + OK, "import Mathloop.Basic\n" + OK),
+    ("import Lean", "import Lean\n" + OK, "import Mathloop.Exact\n" + OK),
     ("import Mathlib by default", "import Mathlib\n" + OK, "import Init\n" + OK),
     ("nested comment", "/- outer /- inner -/ sorry -/\n" + OK, "/- outer /- inner -/ fine -/\n" + OK),
     ("comment closed early", "/- a -/ theorem x : False := by sorry /- b -/", "/- a -/ " + OK + " /- b -/"),
@@ -66,7 +71,7 @@ def test_refused_source_never_starts_a_process(tmp_path):
     fake = tmp_path / "lean"
     fake.write_text(f"#!{sys.executable}\nopen({str(marker)!r}, 'w').write('x')\n")
     fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
-    tc = Toolchain("lean", str(fake), "Lean (version 0.0.0, stand-in)")
+    tc = Toolchain("toolchain", (str(fake),), "0.0.0", "0000000")
     for _, bad, _ in PAIRS:
         res = check_source(bad, ["t"], toolchain=tc)
         assert res.verdict is Verdict.REFUTED and res.refused and res.messages

@@ -1,4 +1,4 @@
-"""Rendering commits as Lean: deterministic bytes, re-verified integers, valid unique names, statements apart."""
+"""Rendering commits as plain-style Lean: deterministic bytes, data as defs, claims re-verified first, scan-clean."""
 
 from __future__ import annotations
 
@@ -8,18 +8,22 @@ from fractions import Fraction
 import pytest
 
 from mathloop.domain import Evidence
-from mathloop.export import lean_mirror as mirror
-from mathloop.export.lean_render import RenderError, module_name, render_commit
-from mathloop.export.lean_text import valid_dotted
-from mathloop.verify.lean_source import scan
+from mathloop.lean.render import RenderError, frac, integer, module_name, support_text
+from mathloop.lean.source import scan
+from mathloop.targets.levinson_conrey import lean_claims
+from mathloop.targets.pair_correlation.lean_claims import render_commit as render_pc
 from tests.support.lean_evidence import lc_evidence, pc_evidence, real_target_evidence
+
+
+def render_lc(contract, h, ev):
+    return lean_claims.render_commit(contract, h, ev, Fraction(4, 7))
+
 
 H1, H2 = "ab" * 32, "cd" * 32
 
 
 @pytest.fixture(scope="module")
 def lc():
-    """Return (contract, evidence) of the seed P = x, Q = 1 − x, R = 13/10 (certificate in Fractions)."""
     return lc_evidence(["0", "1"], ["1", "-1"], "13/10")
 
 
@@ -29,114 +33,93 @@ def pc():
 
 
 def _with_cert(ev: Evidence, **changes) -> Evidence:
-    cert = {**ev.artifacts["certificate"], **changes}
-    return Evidence(ev.checker, ev.checker_version, ev.results, ev.bounds, ev.state, {"certificate": cert})
-
-
-def _lean_int(text: str, name: str) -> int:
-    return int(re.search(rf"^def {name} : (?:Nat|Int) := (-?\d+)$", text, re.M).group(1))
+    return Evidence(ev.checker, ev.checker_version, ev.results, ev.bounds, ev.state,
+                    {"certificate": {**ev.artifacts["certificate"], **changes}})
 
 
 def test_rendering_is_byte_identical_on_repeat(lc):
     contract, ev = lc
-    a, b = render_commit(contract, H1, ev), render_commit(contract, H1, Evidence.from_json(ev.to_json()))
+    a, b = render_lc(contract, H1, ev), render_lc(contract, H1, Evidence.from_json(ev.to_json()))
     assert (a.statement, a.proof, a.sha256) == (b.statement, b.proof, b.sha256)
 
 
-def test_certificate_integers_reverify_in_python(lc):
+def test_data_are_definitions_and_claims_are_bool_equalities_proved_by_rfl(lc):
     contract, ev = lc
-    r = render_commit(contract, H1, ev)
-    N1, N2, D = (_lean_int(r.statement, n) for n in ("N1", "N2", "D"))
+    r = render_lc(contract, H1, ev)
     cert = ev.artifacts["certificate"]
-    assert (str(D), str(N1), str(N2)) == (cert["D"], cert["N1"], cert["N2"]) and D > 0 and N1 <= N2
-    # The Taylor sums the kernel evaluates reproduce the stored bounds exactly.
-    x1, n1 = Fraction(cert["exp_2R"]["x"]), cert["exp_2R"]["n"]
-    upper = Fraction(mirror.exp_upper_num(x1.numerator, x1.denominator, n1),
-                     mirror.exp_upper_den(x1.numerator, x1.denominator, n1))
-    assert upper == Fraction(cert["exp_2R"]["value"])
-    a, b = Fraction(cert["a"]), Fraction(cert["b"])
-    assert Fraction(N1, D) == a + b * upper and Fraction(N2, D) == Fraction(cert["exp_rhs"]["value"])
+    assert f"def theta : Frac := {frac(Fraction(cert['theta']))}" in r.statement
+    assert f"def N1 : Int := {integer(int(cert['N1']))}" in r.statement
+    assert "abbrev claim_closed_form : Prop :=\n  Eq (lcClosedForm P Q R theta a b) true" in r.statement
+    assert r.proof.count(":= rfl") == len(r.theorems) == 6 and ":= by" not in r.proof
+    assert "\ntheorem " not in r.statement and "import Certs" not in r.statement
 
 
-def test_theorem_names_are_unique_valid_identifiers_across_commits(lc, pc):
-    names = []
-    for contract, ev, h in (lc + (H1,), lc + (H2,), pc + ("ef" * 32,)):
-        r = render_commit(contract, h, ev)
-        names += r.theorems
-        assert valid_dotted(r.module) and r.module == module_name(h)
-    assert len(names) == len(set(names)) and all(valid_dotted(n) for n in names)
+def test_plain_style_uses_no_operator_symbols(lc, pc):
+    for contract, ev, fn in ((*lc, render_lc), (*pc, render_pc)):
+        r = fn(contract, H1, ev)
+        code = re.sub(r"/-.*?-/", "", r.statement + r.proof, flags=re.S)
+        for sym in (" + ", " * ", " = ", " ≤ ", "[", " by ", "decide"):
+            assert sym not in code, (sym, code[:400])
 
 
-def test_statements_and_proofs_are_separate_files(lc):
-    r = render_commit(*lc[:1], H1, lc[1])
-    assert not re.search(r"^theorem ", r.statement, re.M) and ":= by" not in r.statement
-    assert "abbrev claim_kappa_certificate : Prop" in r.statement
-    assert not re.search(r"^(def|abbrev) ", r.proof, re.M) and len(re.findall(r"^theorem ", r.proof, re.M)) == len(r.theorems)
-    assert f"import {r.statement_module}" in r.proof
-    assert set(r.files()) == {f"Certs/C{H1}/Statement.lean", f"Certs/C{H1}/Proof.lean"}
+def test_each_file_states_what_it_proves_and_what_is_taken_as_given(lc, pc):
+    for contract, ev, fn in ((*lc, render_lc), (*pc, render_pc)):
+        st = fn(contract, H1, ev).statement
+        assert "What this file proves:" in st and "Published theorems taken as given:" in st
+        assert "What it does not prove:" in st
+    assert "Conrey" in render_lc(lc[0], H1, lc[1]).statement
+    assert "g >= 0" in render_pc(pc[0], H1, pc[1]).statement
 
 
-def test_every_theorem_docstring_names_the_hypothesis_taken_as_given(lc):
-    r = render_commit(lc[0], H1, lc[1])
-    docs = re.findall(r"/--(.*?)-/\ntheorem", r.proof, re.S)
-    assert len(docs) == len(r.theorems) and all("arXiv:1002.4403" in d and "taken as given" in d for d in docs)
-
-
-def test_rendered_files_pass_the_refusal_scan(lc, pc):
-    for contract, ev in (lc, pc):
-        r = render_commit(contract, H1, ev)
-        assert scan(r.statement) == () and scan(r.proof) == ()
+def test_rendered_files_and_support_modules_pass_the_refusal_scan(lc, pc):
+    for contract, ev, fn in ((*lc, render_lc), (*pc, render_pc)):
+        r = fn(contract, H1, ev)
+        assert scan(r.statement) == () and scan(r.proof) == () and scan(r.standalone_source()) == ()
+        assert all(scan(support_text(m)) == () for m in r.support)
 
 
 def test_false_certificate_is_refused_not_rendered(lc):
     contract, ev = lc
     cert = ev.artifacts["certificate"]
-    with pytest.raises(RenderError, match="kappa_certificate"):
-        render_commit(contract, H1, _with_cert(ev, N1=str(int(cert["N2"]) + 1)))
+    with pytest.raises(RenderError, match="re-verify"):
+        render_lc(contract, H1, _with_cert(ev, N1=str(int(cert["N2"]) + 1)))
+    with pytest.raises(RenderError, match="re-verify"):
+        render_lc(contract, H1, _with_cert(ev, Q=["1", "-1", "1/2"]))
 
 
-def test_non_symmetric_q_is_refused_not_rendered(lc):
-    contract, ev = lc
-    with pytest.raises(RenderError, match="Q_symmetric"):
-        render_commit(contract, H1, _with_cert(ev, Q=["1", "-1", "1/2"]))
+@pytest.mark.parametrize("bad", [None, 3.5, {"x": 1}])
+def test_malformed_certificate_is_a_render_error(lc, bad):
+    with pytest.raises(RenderError):
+        render_lc(lc[0], H1, _with_cert(lc[1], exp_2R=bad))
 
 
-@pytest.mark.parametrize("bad", ["1e400", "1/0", "nan", None, "1/-3"])
-def test_malformed_certificate_field_is_a_render_error(lc, bad):
-    with pytest.raises(RenderError, match="certificate.R"):
-        render_commit(lc[0], H1, _with_cert(lc[1], R=bad))
-
-
-def test_critical_line_zeros_is_never_rendered(lc):
-    class CLZ:
-        target, name, sha256 = "critical-line-zeros", "critical-line-zeros", "0" * 64
-
-    assert render_commit(CLZ(), H1, lc[1]) is None
-
-
-def test_pair_correlation_renders_moments_and_b_identity(pc):
+def test_pair_correlation_states_every_moment_as_data(pc):
     contract, ev = pc
-    r = render_commit(contract, H1, ev)
+    r = render_pc(contract, H1, ev)
     B = ev.bounds["proportion"]
-    assert f"def B_num : Int := {B.numerator}" in r.statement and f"def B_den : Nat := {B.denominator}" in r.statement
-    assert {n.rsplit(".", 1)[1] for n in r.theorems} >= {"g_squared", "integrals", "B_identity"}
-    assert "not re-proved in Lean" in r.statement
+    assert f"def B : Frac := {frac(B)}" in r.statement and r.theorems[-1].endswith(".functional")
+
+
+def test_pair_correlation_moments_that_disagree_with_g_are_refused(pc):
+    contract, ev = pc
+    bad = Evidence(ev.checker, ev.checker_version, ev.results, ev.bounds, ev.state,
+                   {"moments": {**ev.artifacts["moments"], "B": Fraction(1, 2)}})
+    with pytest.raises(RenderError, match="disagree"):
+        render_pc(contract, H1, bad)
 
 
 def test_bad_commit_hash_is_refused(lc):
     with pytest.raises(RenderError):
-        render_commit(lc[0], "not-a-hash", lc[1])
+        module_name("not-a-hash")
 
 
-def test_real_targets_evidence_renders(tmp_path):
-    """Through the real contract files and target classes (seed candidates)."""
+def test_real_targets_render_through_lean_render_and_zeros_render_nothing():
+    from mathloop.targets import build_target
+
     for name in ("levinson-conrey", "pair-correlation"):
         contract, ev = real_target_evidence(name)
-        r = render_commit(contract, H1, ev)
-        assert r is not None and scan(r.statement) == () and scan(r.proof) == ()
+        r = build_target(contract).lean_render(H1, ev)
+        assert r is not None and scan(r.statement) == () and r.module == f"Certs.C{H1}"
+    from mathloop.contract import load_contract
 
-
-def test_higher_degree_candidate_renders_and_reverifies():
-    contract, ev = lc_evidence(["0", "3/2", "-1/2"], ["1", "-2", "2", "-4/3"], "13/10")
-    r = render_commit(contract, H2, ev)
-    assert "def Q_coeffs : List Int := [3, -6, 6, -4]" in r.statement and "def Q_den : Nat := 3" in r.statement
+    assert build_target(load_contract("critical-line-zeros")).lean_render(H1, ev) is None

@@ -6,7 +6,8 @@ import pytest
 
 from mathloop.domain import Label
 from mathloop.search.runner import InProcessRunner
-from mathloop.store.chain import commit_body, commit_hash
+from mathloop.store.chain import CHAIN_FORMAT, commit_body, commit_hash
+from mathloop.store.raw import candidate_row
 from mathloop.store.engine import StoreError, database_url, make_engine
 from mathloop.store.repository import HeadMoved, Repository
 
@@ -26,8 +27,10 @@ def test_commits_are_hash_chained(toy_contract, repo):
     a = commit(repo, toy_contract, None, "1/10")
     b = commit(repo, toy_contract, a, "1/2")
     assert b.parent == a.hash and b.seq == 1
+    cand = candidate_row(repo.engine, b.candidate_id)
     body = commit_body(contract_sha=b.contract_sha, seq=b.seq, payload_sha=b.payload_sha, state=b.state, ranks=b.ranks,
-                       bounds={"value": "1/2"}, evidence_sha=b.evidence_sha, label=b.label, created_at=b.created_at)
+                       bounds={"value": "1/2"}, evidence_sha=b.evidence_sha, label=b.label, created_at=b.created_at,
+                       format=CHAIN_FORMAT, candidate_id=b.candidate_id, candidate_hash=cand.row_hash)
     assert commit_hash(a.hash, body) == b.hash
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
+from mathloop.bounded import MAX_CANDIDATE_BYTES, InputError, read_bytes
 from mathloop.domain import Evidence, Verdict, canonical_json, sha256_hex
 from mathloop.targets.base import CertificateError as ChainError
 from mathloop.targets.base import ChainCheck, CheckerCrash, Malformed, Target
@@ -25,13 +26,20 @@ def verify_chain(target: Target, manifest_path: Path, read_json: Callable[[Path]
     files = manifest.get("files") if isinstance(manifest, dict) else None
     if not isinstance(files, list) or not files:
         raise ChainError(f"{manifest_path}: manifest has no files")
+    for i, entry in enumerate(files):  # every entry well-formed before any check runs
+        if not isinstance(entry, dict) or not isinstance(entry.get("file"), str) or not isinstance(entry.get("sha256"), str):
+            raise ChainError(f"{manifest_path}: files[{i}]: must be an object with string keys file and sha256")
     parent = _checked(target, None, dict(target.contract.seed)).state  # the chain starts at the seed
     evidences: list[Evidence] = []
     for i, entry in enumerate(files):
         path = manifest_path.parent / str(entry.get("file", "") if isinstance(entry, dict) else "")
         if path.parent != manifest_path.parent or not path.is_file():
             raise ChainError(f"{manifest_path}: files[{i}]: {path.name} missing or outside the export")
-        if sha256_hex(path.read_bytes()) != entry.get("sha256"):
+        try:  # capped like every user file (a manifest may name a 2 GB file)
+            data = read_bytes(path, MAX_CANDIDATE_BYTES, "file")
+        except InputError as e:
+            raise ChainError(str(e).removeprefix("file ")) from None
+        if sha256_hex(data) != entry.get("sha256"):
             return ChainCheck(tuple(evidences), (f"{path.name}: sha256 does not match the manifest",), len(files))
         env = read_json(path)
         if not isinstance(env, dict) or "candidate" not in env:

@@ -9,9 +9,10 @@ from __future__ import annotations
 import atexit
 import multiprocessing
 import os
-import threading
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Callable, Sequence
+
+from mathloop.children import die_with_parent, fork_is_safe
 
 _POOL: ProcessPoolExecutor | None = None
 _POOL_SIZE = 0
@@ -34,8 +35,10 @@ def _pool(workers: int) -> ProcessPoolExecutor:
         shutdown()
         # fork is cheapest, but forking a process that runs other threads (a live progress bar)
         # can copy held locks into the child; then a clean forkserver is used instead.
-        method = "fork" if threading.active_count() == 1 else "forkserver"
-        _POOL = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method))
+        method = "fork" if fork_is_safe() else "forkserver"
+        # Pool workers die with the process that started them (kill -9 of the session included).
+        _POOL = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method),
+                                    initializer=die_with_parent)
         _POOL_SIZE = workers
     return _POOL
 

@@ -115,25 +115,26 @@ def verify_chunk(chunk: Chunk, prefix: Prefix, params: CheckParams) -> ChunkOutc
             return ChunkOutcome(prefix, f"block {b0 + i} [g_{j}, g_{blk.end}): {why}")
         order.append(seq)
         j = blk.end
+    # The block structure (good ends, bad interior) needs only the Gram points: check it for every
+    # block before any of the (far more numerous) rational points is evaluated.
     gram_specs = [("g", str(m)) for m in range(chunk.start, chunk.end + 1)]
+    gram_balls, fast_g = _evaluate(gram_specs, params)
+    gram = dict(zip(range(chunk.start, chunk.end + 1), gram_balls))
+    j = chunk.start
+    for i, blk in enumerate(chunk.blocks):
+        why = _structure(gram, j, blk.end, blk.merged)
+        if why:
+            return ChunkOutcome(prefix, f"block {b0 + i} [g_{j}, g_{blk.end}): {why}")
+        j = blk.end
     point_specs = [("q", t) for blk in chunk.blocks for t in blk.texts]
-    balls_z, fast = _evaluate(gram_specs + point_specs, params)
-    gram = dict(zip(range(chunk.start, chunk.end + 1), balls_z[: len(gram_specs)]))
-    point_balls = iter(balls_z[len(gram_specs) :])
+    point_list, fast_p = _evaluate(point_specs, params)
+    point_balls = iter(point_list)
+    fast = (fast_g[0] + fast_p[0], fast_g[1] + fast_p[1])
 
     blocks_art, bad_points, first_bad, longest = [], prefix.bad_gram_points, prefix.first_bad_gram, prefix.longest_block
     j = chunk.start
     for i, blk in enumerate(chunk.blocks):
         k, name = blk.end, f"block {b0 + i} [g_{j}, g_{blk.end})"
-        for m in range(j, k + 1):
-            if gram[m].sign == 0:
-                return ChunkOutcome(prefix, f"{name}: sign of Z(g_{m}) not certified (ball [{gram[m].mid} +/- {gram[m].rad}])")
-        for m, role in ((j, "start"), (k, "end")):
-            if gram[m].sign != expected_sign(m):
-                return ChunkOutcome(prefix, f"{name}: {role} g_{m} is a bad Gram point (Z(g_{m}) has sign {_sign_char(gram[m].sign)}); a Gram block ends at good Gram points")
-        for m in range(j + 1, k):
-            if gram[m].sign == expected_sign(m) and not blk.merged:
-                return ChunkOutcome(prefix, f"{name}: g_{m} is a good Gram point inside the block; split the block there")
         point_sign, pts_art = {}, []
         for text in blk.texts:
             ball = next(point_balls)
@@ -178,6 +179,21 @@ def verify_chunk(chunk: Chunk, prefix: Prefix, params: CheckParams) -> ChunkOutc
         "gram": [[m, b.mid, b.rad, b.prec] for m, b in sorted(gram.items())],
     }
     return ChunkOutcome(new, None, artifact, checked, fast)
+
+
+def _structure(gram: dict[int, SignedBall], j: int, k: int, merged: bool) -> str | None:
+    """Return why [g_j, g_k) is not a Gram block (uncertified sign, bad end, good interior point), or None."""
+    for m in range(j, k + 1):
+        if gram[m].sign == 0:
+            return f"sign of Z(g_{m}) not certified (ball [{gram[m].mid} +/- {gram[m].rad}])"
+    for m, role in ((j, "start"), (k, "end")):
+        if gram[m].sign != expected_sign(m):
+            return (f"{role} g_{m} is a bad Gram point (Z(g_{m}) has sign {_sign_char(gram[m].sign)}); "
+                    "a Gram block ends at good Gram points")
+    for m in range(j + 1, k):
+        if gram[m].sign == expected_sign(m) and not merged:
+            return f"g_{m} is a good Gram point inside the block; split the block there"
+    return None
 
 
 def _merge(j: int, k: int, blk, digits: int) -> tuple[list[tuple[str, int | str]], str | None]:

@@ -144,6 +144,12 @@ class LevinsonConrey(Target):
         """Return True iff the κ certificate is valid with θ inside this contract's range (0, theta_sup)."""
         return verify_certificate(cert, self.settings.theta_sup)
 
+    def lean_render(self, commit_hash: str, evidence: Evidence):
+        """Return the commit's Lean rendering (see lean_claims), or None without a certificate."""
+        from mathloop.targets.levinson_conrey.lean_claims import render_commit
+
+        return render_commit(self.contract, commit_hash, evidence, self.settings.theta_sup)
+
     def local_proposer(self, seed: int) -> Proposer:
         """Return the embedded optimiser over (P, Q, R) (see proposer.py)."""
         from mathloop.targets.levinson_conrey.proposer import LocalProposer

@@ -161,6 +161,12 @@ class PairCorrelation(Target):
             if v < -1e-9 * scale:
                 raise CheckerCrash(f"positivity: certified g >= 0 but g(sqrt({u})) ~ {v}")
 
+    def lean_render(self, commit_hash: str, evidence: Evidence):
+        """Return the commit's Lean rendering (see lean_claims), or None without a certificate."""
+        from mathloop.targets.pair_correlation.lean_claims import render_commit
+
+        return render_commit(self.contract, commit_hash, evidence)
+
     def local_proposer(self, seed: int) -> Proposer:
         from mathloop.targets.pair_correlation.proposer import PolynomialProposer
 

@@ -1,3 +1,0 @@
-import MathloopReal.ExpBounds
-import MathloopReal.Kappa
-import MathloopReal.Bridge
