@@ -13,7 +13,7 @@ import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from mathloop.domain import Verdict, sha256_hex
 from mathloop.lean.process import LeanCrash, LeanTimeout, ProcessOutput, run_process
@@ -87,6 +87,13 @@ class LeanResult:
                                                   "prelude_sha256": self.prelude_sha256 or None}}
 
 
+def _position(v: Any) -> int:
+    """Return a line/column number from Lean's JSON (0 when absent or not a plausible number)."""
+    if isinstance(v, str) and v.isdigit() and len(v) < 10:
+        v = int(v)
+    return v if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 10**9 else 0
+
+
 def parse_messages(stdout: str) -> list[LeanMessage]:
     """Return the messages of `lean --json` output (one JSON object per line; other lines ignored)."""
     msgs: list[LeanMessage] = []
@@ -96,8 +103,8 @@ def parse_messages(stdout: str) -> list[LeanMessage]:
         except json.JSONDecodeError:
             continue
         if isinstance(d, dict) and "severity" in d and "data" in d:
-            pos = d.get("pos") or {}
-            msgs.append(LeanMessage(str(d["severity"]), int(pos.get("line", 0) or 0), int(pos.get("column", 0) or 0),
+            pos = d.get("pos") if isinstance(d.get("pos"), dict) else {}
+            msgs.append(LeanMessage(str(d["severity"]), _position(pos.get("line")), _position(pos.get("column")),
                                     str(d["data"])))
     return msgs
 

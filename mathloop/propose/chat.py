@@ -2,36 +2,32 @@
 
 The `openai` client's own retries are off (max_retries=0) so that every retry, its backoff and
 its reason are visible here and testable. The API key lives only inside the client; every
-message that leaves this module is passed through `Redactor` first.
+string that leaves this module (reply fields, error reasons) is passed through `Redactor` first.
+Each attempt ends by its wall-clock deadline (`--request-timeout`, and never past the session's
+own deadline) and each reply body is capped in size (see `transport`).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
+from urllib.parse import urlsplit
 
 import openai
 
+from mathloop.propose.redact import Redactor
 from mathloop.propose.response_format import FormatNegotiation, is_context_overflow, is_format_refusal, response_format
+from mathloop.propose.transport import DEFAULT_MAX_BODY_BYTES, ReplyTooLarge, UndecodableReply, bounded_client, deadline
 
 _ERROR_BODY_CHARS = 300
 # Status codes worth retrying: rate limits, timeouts and server-side failures.
 _RETRY_STATUS = frozenset({408, 409, 425, 429})
-
-
-class Redactor:
-    """Replaces a secret in any text that might be recorded; its repr never shows the secret."""
-
-    def __init__(self, secret: str | None) -> None:
-        # Very short strings are placeholders ("x"), not secrets; masking them would mangle text.
-        self._secret = secret if secret and len(secret) >= 4 else None
-
-    def __call__(self, text: str) -> str:
-        return text.replace(self._secret, "[redacted]") if self._secret else text
-
-    def __repr__(self) -> str:
-        return "Redactor(<hidden>)"
+# Token counts outside this range are not counts (a hostile server could also send 10**5000,
+# which json.dumps refuses to write): they are estimated instead.
+_MAX_TOKENS_REPORTED = 10**9
+_FINISH_REASON_CHARS = 64
 
 
 class RequestFailed(Exception):
@@ -47,7 +43,7 @@ class RequestFailed(Exception):
 
 @dataclass(frozen=True)
 class ChatReply:
-    """What one successful request returned, with its cost and how it was obtained."""
+    """What one successful request returned (every string already redacted), its cost and how it was obtained."""
 
     content: str | None
     finish_reason: str | None
@@ -57,6 +53,7 @@ class ChatReply:
     latency_s: float
     attempts: int
     mode: str
+    served_model: str | None = None
 
 
 @dataclass(frozen=True)
@@ -87,12 +84,13 @@ def _retry_after(headers: Any) -> float | None:
         return None  # an HTTP-date or garbage: fall back to our own backoff
 
 
-def _error_text(err: openai.APIStatusError) -> str:
+def _error_text(err: openai.APIStatusError, redact: Redactor) -> str:
+    """Return the error body (or message), redacted before it is cut (a cut must not leave part of the key)."""
     try:
         body = err.response.text
     except Exception:  # noqa: BLE001 - a broken body must not hide the status code
         body = ""
-    return (body or str(err.message or ""))[:_ERROR_BODY_CHARS]
+    return redact(body or str(err.message or ""))[:_ERROR_BODY_CHARS]
 
 
 def _estimate_tokens(messages: Sequence[Mapping[str, str]], content: str | None) -> tuple[int, int]:
@@ -101,79 +99,143 @@ def _estimate_tokens(messages: Sequence[Mapping[str, str]], content: str | None)
     return prompt, len(content or "") // 4 + 1
 
 
+def _count(value: Any) -> int | None:
+    """Return a reported token count if it is a plausible one (an int, not a bool, in range)."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= _MAX_TOKENS_REPORTED:
+        return value
+    return None
+
+
+def _transport_reason(e: openai.APIConnectionError) -> str:
+    cause = e.__cause__
+    if isinstance(cause, (ReplyTooLarge, UndecodableReply)):
+        return f"reply refused: {cause}"
+    return f"connection error: {cause or e}"
+
+
+def check_base_url(url: str) -> str:
+    """Return the endpoint URL unchanged if it is a usable http(s) URL.
+
+    >>> check_base_url("http://127.0.0.1:8001/v1")
+    'http://127.0.0.1:8001/v1'
+
+    Raises:
+        ValueError: "base_url: <reason>" (the CLI shows it as a bad parameter).
+    """
+    try:
+        parts = urlsplit(url)
+        port = parts.port  # raises on a malformed port
+    except ValueError as e:
+        raise ValueError(f"base_url: {e}") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"base_url: expected http(s)://HOST[:PORT]/PATH, got {url!r}")
+    if all(c.isdigit() or c == "." for c in parts.hostname):
+        try:
+            ipaddress.ip_address(parts.hostname)
+        except ValueError:
+            raise ValueError(f"base_url: invalid IPv4 address {parts.hostname!r}") from None
+    del port
+    return url
+
+
 class ChatEndpoint:
-    """An OpenAI-compatible chat endpoint with explicit retries and format negotiation."""
+    """An OpenAI-compatible chat endpoint with explicit retries, format negotiation and bounded replies."""
 
     def __init__(self, *, model: str, base_url: str | None, api_key: str, timeout: float, schema: Mapping[str, Any],
                  retry: RetryPolicy, formats: FormatNegotiation, redact: Redactor,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
-        self.model, self.base_url, self.schema = model, base_url, dict(schema)
+                 sleep: Callable[[float], None] = time.sleep, max_body_bytes: int = DEFAULT_MAX_BODY_BYTES) -> None:
+        self.model, self.base_url, self.schema, self.timeout = model, base_url, dict(schema), timeout
         self.retry, self.formats, self.redact, self._sleep = retry, formats, redact, sleep
-        self._client = openai.OpenAI(api_key=api_key, base_url=base_url, max_retries=0, timeout=timeout)
+        redact.guard_logs()
+        self._client = openai.OpenAI(api_key=api_key, base_url=base_url, max_retries=0, timeout=timeout,
+                                     http_client=bounded_client(timeout, max_body_bytes))
 
     def __repr__(self) -> str:
         return f"ChatEndpoint(model={self.model!r}, mode={self.formats.mode!r})"
 
-    def complete(self, messages: Sequence[Mapping[str, str]], *, temperature: float, max_tokens: int) -> ChatReply:
-        """Return the first usable reply.
+    def _failed(self, reason: str, attempts: int, *, context_overflow: bool = False) -> RequestFailed:
+        return RequestFailed(self.redact(reason)[:_ERROR_BODY_CHARS + 80], attempts, context_overflow=context_overflow)
+
+    def complete(self, messages: Sequence[Mapping[str, str]], *, temperature: float, max_tokens: int,
+                 session_deadline: float | None = None) -> ChatReply:
+        """Return the first usable reply; each attempt ends by its own deadline and by `session_deadline`.
 
         Raises:
-            RequestFailed: retries exhausted, or a refusal that retrying cannot fix (4xx).
+            RequestFailed: retries exhausted, the session's deadline reached, or a refusal that
+                retrying cannot fix (4xx).
         """
         attempts = retries = 0
         while True:
             mode = self.formats.mode
             fmt = response_format(mode, self.schema)
-            attempts += 1
             start = time.monotonic()
+            if session_deadline is not None and start >= session_deadline:
+                raise self._failed(f"session time limit reached (after {attempts} attempts)", attempts)
+            attempts += 1
+            at = start + self.timeout if session_deadline is None else min(start + self.timeout, session_deadline)
             retry_after: float | None = None
             try:
-                resp = self._client.chat.completions.create(
-                    model=self.model, messages=list(messages), temperature=temperature, max_tokens=max_tokens,
-                    **({"response_format": fmt} if fmt is not None else {}),
-                )
+                with deadline(at):
+                    resp = self._client.chat.completions.create(
+                        model=self.model, messages=list(messages), temperature=temperature, max_tokens=max_tokens,
+                        **({"response_format": fmt} if fmt is not None else {}),
+                    )
+                    reply = self._reply(resp, messages, time.monotonic() - start, attempts, mode)
             except openai.APIStatusError as e:
-                status, text = e.status_code, self.redact(_error_text(e))
+                status, text = e.status_code, _error_text(e, self.redact)
                 if fmt is not None and is_format_refusal(status, text) and self.formats.refuse(mode):
                     continue  # the server refused the structured-output form: try the next one
                 if status not in _RETRY_STATUS and status < 500:
-                    raise RequestFailed(f"HTTP {status}: {text}", attempts,
-                                        context_overflow=is_context_overflow(status, text)) from None
+                    raise self._failed(f"HTTP {status}: {text}", attempts,
+                                       context_overflow=is_context_overflow(status, text)) from None
                 reason, retry_after = f"HTTP {status}: {text}", _retry_after(e.response.headers)
             except openai.APITimeoutError:
-                reason = f"timeout after {time.monotonic() - start:.1f}s"
+                reason = f"timeout after {time.monotonic() - start:.1f}s (request limit {self.timeout:g}s)"
             except openai.APIConnectionError as e:
-                reason = self.redact(f"connection error: {e.__cause__ or e}")[:_ERROR_BODY_CHARS]
+                reason = _transport_reason(e)
             except openai.APIError as e:  # a 200 whose body is not a chat completion
-                reason = self.redact(f"invalid response: {e}")[:_ERROR_BODY_CHARS]
+                reason = f"invalid response: {e}"
             except ValueError as e:  # a 200 whose body is not JSON at all (JSONDecodeError, pydantic)
-                reason = self.redact(f"invalid response body: {type(e).__name__}: {e}")[:_ERROR_BODY_CHARS]
+                reason = f"invalid response body: {type(e).__name__}: {e}"
             except Exception as e:  # noqa: BLE001 - transport errors openai does not wrap (e.g. InvalidURL)
                 # Recorded as a failed attempt with its reason and counted towards StopSession: a
                 # broken endpoint may end the session, never crash the loop.
-                reason = self.redact(f"transport error: {type(e).__name__}: {e}")[:_ERROR_BODY_CHARS]
+                reason = f"transport error: {type(e).__name__}: {e}"
             else:
-                reply = self._reply(resp, messages, time.monotonic() - start, attempts, mode)
                 if reply is not None:
                     self.formats.confirm(mode)
                     return reply
                 reason = "response without choices"
+            reason = self.redact(reason)[:_ERROR_BODY_CHARS]
             if retries >= self.retry.max_retries:
-                raise RequestFailed(f"{reason} (after {attempts} attempts)", attempts) from None
-            self._sleep(self.retry.delay(retries, retry_after))
+                raise self._failed(f"{reason} (after {attempts} attempts)", attempts) from None
+            pause = self.retry.delay(retries, retry_after)
+            if session_deadline is not None and time.monotonic() + pause >= session_deadline:
+                raise self._failed(f"{reason} (after {attempts} attempts; session time limit)", attempts) from None
+            self._sleep(pause)
             retries += 1
 
     def _reply(self, resp: Any, messages: Sequence[Mapping[str, str]], latency: float, attempts: int,
                mode: str) -> ChatReply | None:
-        choices = getattr(resp, "choices", None)
-        if not choices or getattr(choices[0], "message", None) is None:
+        """Return the reply's usable fields, redacted and type-checked (a hostile server sends any shape), or None."""
+        try:
+            choice = resp.choices[0]
+            message = choice.message
+        except (AttributeError, IndexError, KeyError, TypeError):
             return None
-        content = choices[0].message.content
+        if message is None:
+            return None
+        content = getattr(message, "content", None)
+        content = self.redact(content) if isinstance(content, str) else None
+        finish = getattr(choice, "finish_reason", None)
+        finish = None if finish is None else self.redact(str(finish))[:_FINISH_REASON_CHARS]
+        served = getattr(resp, "model", None)
+        served = self.redact(str(served))[:_FINISH_REASON_CHARS] if served is not None else None
         usage = getattr(resp, "usage", None)
-        pt, ct = getattr(usage, "prompt_tokens", None), getattr(usage, "completion_tokens", None)
-        reported = isinstance(pt, int) and isinstance(ct, int)
+        pt, ct = _count(getattr(usage, "prompt_tokens", None)), _count(getattr(usage, "completion_tokens", None))
+        reported = pt is not None and ct is not None
         if not reported:
             pt, ct = _estimate_tokens(messages, content)
-        return ChatReply(content=content if isinstance(content, str) else None,
-                         finish_reason=choices[0].finish_reason, prompt_tokens=int(pt), completion_tokens=int(ct),
-                         tokens_reported=reported, latency_s=latency, attempts=attempts, mode=mode)
+        return ChatReply(content=content, finish_reason=finish, prompt_tokens=int(pt), completion_tokens=int(ct),
+                         tokens_reported=reported, latency_s=latency, attempts=attempts, mode=mode,
+                         served_model=served)

@@ -63,6 +63,8 @@ def loads_strict(text: str) -> Any:
         raise NotJSON("JSON nested too deeply") from None
     except json.JSONDecodeError as e:
         raise NotJSON(f"invalid JSON: {e.msg} at char {e.pos}") from None
+    except ValueError as e:  # e.g. an integer over Python's int-string limit (4300 digits)
+        raise NotJSON(f"invalid JSON: {str(e)[:200]}") from None
 
 
 def balanced_object_end(text: str, start: int) -> int | None:
@@ -114,8 +116,8 @@ def extract_json(text: str, *, max_chars: int = MAX_REPLY_CHARS) -> Extracted:
         return Extracted(loads_strict(stripped), "")
     except RefusedJSON:
         raise
-    except NotJSON:
-        pass  # not JSON as a whole: look for an object inside the free text
+    except NotJSON as e:
+        whole = e  # not JSON as a whole: look for an object inside the free text
     start = text.find("{")
     tries = 0
     last_error: NotJSON | None = None
@@ -136,4 +138,6 @@ def extract_json(text: str, *, max_chars: int = MAX_REPLY_CHARS) -> Extracted:
         return Extracted(value, (text[:start] + text[end:]).strip())
     if last_error is not None:
         raise NotJSON(f"no valid JSON object in reply ({last_error})")
+    if stripped[0] in '["-0123456789':  # it meant to be one JSON value: say why that value was refused
+        raise NotJSON(f"no JSON object in reply ({whole})")
     raise NotJSON("no JSON object in reply")

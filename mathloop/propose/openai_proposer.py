@@ -9,22 +9,21 @@ StopSession when the token budget is spent or the endpoint gave nothing usable f
 
 from __future__ import annotations
 
-import dataclasses
-import ipaddress
 import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
-from urllib.parse import urlsplit
 
 from mathloop.propose.base import Context, Proposal, StopSession, payload_sha
-from mathloop.propose.chat import ChatEndpoint, ChatReply, Redactor, RequestFailed, RetryPolicy
+from mathloop.propose.chat import ChatEndpoint, ChatReply, RequestFailed, RetryPolicy, check_base_url
 from mathloop.propose.extract import MAX_REPLY_CHARS, NotJSON, extract_json
 from mathloop.propose.prompt import build_messages
+from mathloop.propose.redact import Redactor
 from mathloop.propose.response_format import MODES, FormatNegotiation
 from mathloop.propose.schemas import candidate_schema, schema_keys
+from mathloop.propose.transport import DEFAULT_MAX_BODY_BYTES
 
 # Placeholder key for local servers that ignore authentication (llama.cpp, vLLM without --api-key).
 NO_KEY = "not-needed"
@@ -41,7 +40,8 @@ class OpenAIOptions:
         samples: requests per round.
         temperature / max_tokens: sampling settings per request.
         concurrency: requests in flight at once.
-        request_timeout: seconds per HTTP request (connect and each read).
+        request_timeout: wall-clock seconds per HTTP request (connect, send and the whole reply), never
+            past the session's deadline.
         max_tokens_total: token budget (prompt + completion, as reported) for the session.
         max_retries: retries per request after 429/5xx/timeouts/connection errors.
         max_consecutive_failures: rounds in a row without any reply before the session stops.
@@ -50,6 +50,7 @@ class OpenAIOptions:
         first_format: the response_format mode tried first (see response_format.MODES).
         raw_response_chars: cap on the raw reply kept in Proposal.meta.
         max_reply_chars: replies longer than this are malformed without parsing.
+        max_body_bytes: cap on each HTTP reply body, raw and inflated (a larger one is a failed attempt).
     """
 
     model: str
@@ -68,11 +69,12 @@ class OpenAIOptions:
     first_format: str = MODES[0]
     raw_response_chars: int = 16_384
     max_reply_chars: int = MAX_REPLY_CHARS
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
 
     def __post_init__(self) -> None:
         if not self.model.strip():
             raise ValueError("model: must be a non-empty name")
-        for name in ("samples", "max_tokens", "concurrency", "max_consecutive_failures"):
+        for name in ("samples", "max_tokens", "concurrency", "max_consecutive_failures", "max_body_bytes"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name}: must be >= 1, got {getattr(self, name)}")
         if self.max_retries < 0 or self.rejections_in_prompt < 0:
@@ -97,6 +99,7 @@ class ProposerStats:
     prompt_tokens: int
     completion_tokens: int
     response_format_mode: str
+    last_failure: str | None = None  # the reason of the last request without a usable reply (redacted)
 
 
 class OpenAIProposer:
@@ -112,6 +115,7 @@ class OpenAIProposer:
         self._prompt_tokens = self._completion_tokens = 0
         self._requests = self._replies = self._failed = 0
         self._issued = 0
+        self._last_failure: str | None = None
         self._consecutive_failures = 0
         self._rejections_shown = options.rejections_in_prompt  # halved when the prompt overflows the context
 
@@ -127,7 +131,7 @@ class OpenAIProposer:
         """Return the session's counters so far."""
         with self._lock:
             return ProposerStats(self._requests, self._replies, self._failed, self._prompt_tokens,
-                                 self._completion_tokens, self.endpoint.formats.mode)
+                                 self._completion_tokens, self.endpoint.formats.mode, self._last_failure)
 
     def _budget_spent(self) -> bool:
         total = self.options.max_tokens_total
@@ -139,6 +143,8 @@ class OpenAIProposer:
 
     def propose(self, ctx: Context) -> list[Proposal]:
         """Return one proposal per reply of this round (at least one).
+
+        Returns an empty list when the session's deadline (ctx.deadline) passed before any reply.
 
         Raises:
             StopSession: token budget spent, or no reply for max_consecutive_failures rounds.
@@ -157,6 +163,8 @@ class OpenAIProposer:
                 return proposals
             if self._budget_spent():
                 raise self._budget_stop()
+            if ctx.deadline is not None and time.monotonic() >= ctx.deadline:
+                return []  # the session's time is up: the loop stops with "time limit"
             if self._rejections_shown > 0 and any(getattr(o, "context_overflow", False) for o in outcomes):
                 # The negative examples made the prompt too long for this model: show fewer, same round.
                 self._rejections_shown //= 2
@@ -183,10 +191,11 @@ class OpenAIProposer:
             self._requests += 1
         try:
             reply = self.endpoint.complete(messages, temperature=self.options.temperature,
-                                           max_tokens=self.options.max_tokens)
+                                           max_tokens=self.options.max_tokens, session_deadline=ctx.deadline)
         except RequestFailed as e:
             with self._lock:
                 self._failed += 1
+                self._last_failure = str(e)
             return e
         with self._lock:
             self._replies += 1
@@ -204,6 +213,7 @@ class OpenAIProposer:
             "completion_tokens": reply.completion_tokens,
             "tokens_reported": reply.tokens_reported,
             "finish_reason": reply.finish_reason,
+            "served_model": reply.served_model,
             "raw_response": raw[:cap],
             "raw_response_truncated": len(raw) > cap,
             "response_format_mode": reply.mode,
@@ -212,9 +222,13 @@ class OpenAIProposer:
         }
 
     def _proposal(self, reply: ChatReply, seq: int, ctx: Context) -> Proposal:
-        if reply.content:
-            # The server received the key; if it echoes it back, it must still not reach the store.
-            reply = dataclasses.replace(reply, content=self.endpoint.redact(reply.content))
+        """Return the reply as a proposal; every string in it passes the redactor (the boundary to the store)."""
+        p = self._unredacted_proposal(reply, seq, ctx)
+        redact = self.endpoint.redact
+        return Proposal(redact.value(p.payload), p.proposer, redact.value(dict(p.meta)),
+                        malformed=None if p.malformed is None else redact(p.malformed))
+
+    def _unredacted_proposal(self, reply: ChatReply, seq: int, ctx: Context) -> Proposal:
         meta = self._meta(reply)
         excerpt = (reply.content or "")[:_PAYLOAD_EXCERPT_CHARS]
         if reply.finish_reason == "length":
@@ -238,7 +252,9 @@ class OpenAIProposer:
                 claims["extra_keys"] = extra
         if claims:
             meta["claims"] = claims
-        if self.polish_seed is not None:
+        if self.polish_seed is not None and ctx.deadline is not None and time.monotonic() >= ctx.deadline:
+            meta["polish"] = "skipped: session time limit reached"
+        elif self.polish_seed is not None:
             payload = self._polish(payload, seq, meta)
         meta["seen_before"] = payload_sha(payload) in ctx.seen
         return Proposal(payload, self.name, meta)
@@ -264,31 +280,6 @@ class OpenAIProposer:
         return polished
 
 
-def check_base_url(url: str) -> str:
-    """Return the endpoint URL unchanged if it is a usable http(s) URL.
-
-    >>> check_base_url("http://127.0.0.1:8001/v1")
-    'http://127.0.0.1:8001/v1'
-
-    Raises:
-        ValueError: "base_url: <reason>" (the CLI shows it as a bad parameter).
-    """
-    try:
-        parts = urlsplit(url)
-        port = parts.port  # raises on a malformed port
-    except ValueError as e:
-        raise ValueError(f"base_url: {e}") from None
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError(f"base_url: expected http(s)://HOST[:PORT]/PATH, got {url!r}")
-    if all(c.isdigit() or c == "." for c in parts.hostname):
-        try:
-            ipaddress.ip_address(parts.hostname)
-        except ValueError:
-            raise ValueError(f"base_url: invalid IPv4 address {parts.hostname!r}") from None
-    del port
-    return url
-
-
 def build_openai_proposer(contract: Any, target: Any, options: OpenAIOptions, *, polish_seed: int | None = None,
                           sleep: Callable[[float], None] = time.sleep) -> OpenAIProposer:
     """Return the model proposer (`openai:MODEL`, or `openai+local:MODEL` when polish_seed is set).
@@ -308,5 +299,6 @@ def build_openai_proposer(contract: Any, target: Any, options: OpenAIOptions, *,
         model=options.model, base_url=base_url, api_key=env_key or NO_KEY, timeout=options.request_timeout,
         schema=schema, retry=RetryPolicy(options.max_retries, options.backoff_s, options.backoff_max_s),
         formats=FormatNegotiation(options.first_format), redact=Redactor(env_key), sleep=sleep,
+        max_body_bytes=options.max_body_bytes,
     )
     return OpenAIProposer(contract, target, options, endpoint, schema=schema, polish_seed=polish_seed)
