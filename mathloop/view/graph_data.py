@@ -21,6 +21,8 @@ class GraphView:
         lean: the commit's Lean status (checked | refuted | pending | unavailable | not_rendered | ...), None if unknown.
         nodes: every obligation in topological order with its status.
         commits: how many commits the lineage has.
+        bracket: for a lineage paired with a ceiling (or primal) lineage in the same store, the certified
+            bracket of the class's best value, e.g. "[0.6778713265, 0.7044590504] (width ...)"; else None.
     """
 
     contract: Contract
@@ -30,6 +32,7 @@ class GraphView:
     lean: str | None
     nodes: tuple[NodeStatus, ...]
     commits: int
+    bracket: str | None = None
 
     @property
     def bounds_line(self) -> str:
@@ -43,7 +46,8 @@ class GraphView:
     def to_json(self) -> dict[str, Any]:
         return {"target": self.contract.name, "title": self.contract.title, "contract_sha256": self.contract.sha256,
                 "commit": self.commit, "seq": self.seq, "created_at": self.created_at, "lean": self.lean,
-                "commits": self.commits, "bounds": self.bounds_line, "nodes": [n.to_json() for n in self.nodes]}
+                "commits": self.commits, "bounds": self.bounds_line, "bracket": self.bracket,
+                "nodes": [n.to_json() for n in self.nodes]}
 
 
 def lean_statuses(repo: Repository, contract_sha: str) -> dict[str, str]:
@@ -75,8 +79,11 @@ def graph_view(contract: Contract, repo: Repository, commit: str | None = None) 
     details = {o.id: target.graph_detail(o.id, at.state if at else None) for o in contract.obligations}
     lean = lean_statuses(repo, contract.sha256).get(at.hash, "pending") if at else None  # no attestation: pending
     nodes = node_statuses(contract, evidence, details, lean=lean, root_ranks=root_ranks)
+    from mathloop.search.bracket import bracket
+
+    br = bracket(repo, contract)
     return GraphView(contract, at.hash if at else None, at.seq if at else None, at.created_at if at else None,
-                     lean, tuple(nodes), head.seq + 1 if head else 0)
+                     lean, tuple(nodes), head.seq + 1 if head else 0, br.text() if br is not None else None)
 
 
 def _root_ranks(repo: Repository, contract_sha: str) -> dict[str, int] | None:
