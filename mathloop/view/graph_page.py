@@ -162,7 +162,7 @@ def graph_body(view: GraphView) -> Safe:
     c = view.contract
     given = "; ".join(f"{h.title} [{h.citation}]" for h in c.hypotheses)
     at = (f"commit #{view.seq} ({view.commits} in the lineage): " if view.commit else "") + (view.commit or "no commits yet")
-    lean = f" · Lean: {view.lean}" if view.lean else ""
+    lean = f" · Lean: {view.lean}" + (f" ({view.lean_detail})" if view.lean_detail else "") if view.lean else ""
     return fill(
         '<header><h1>{title}</h1><div class="meta">target <b>{name}</b> · contract <code>{sha}</code> · '
         '<span id="at">{at}</span>{lean}</div><div class="bounds" id="bounds">{bounds}</div>{bracket}'
