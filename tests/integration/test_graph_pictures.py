@@ -63,7 +63,8 @@ def test_html_graph_is_one_self_contained_file_with_every_obligation(lc_store, t
     assert by_id["q-symmetric"]["status"] == "discharged" and by_id["q-symmetric"]["trust"] == "exact"
     bound = by_id["kappa-bound"]["bound"]
     assert bound["value"].startswith("0.4") and bound["class_maximum"] == "0.408960000000"
-    assert bound["class_maximum_basis"] == "numerical optimum" and bound["lean_checked"] is False
+    assert bound["class_maximum_basis"] == "numerical optimum"
+    assert bound["lean_checked"] is (data["lean"] == "checked")  # only what a real kernel accepted (lean extra)
     assert data["commit"] and data["bounds"].startswith("kappa ≥ 0.4")
     assert not list(tmp_path.glob("*.partial"))
 
@@ -74,17 +75,18 @@ def test_lean_checked_only_when_the_store_says_a_real_lean_accepted_the_head(lc_
     head = repo.head(contract.sha256)
     out = tmp_path / "g.html"
     reached_goal = head.ranks["kappa-bound"] == 0
-    for status in (None, "checked", "refuted"):  # None: whatever `mathloop run` left (never checked without a kernel)
+    for status in (None, "checked", "refuted"):  # None: whatever `mathloop run`'s Lean worker recorded
         if status is not None:
             _attest(repo, contract.sha256, head.hash, status)
         assert invoke("graph", "levinson-conrey", "--db", lc_store, "-o", str(out)).exit_code == 0
-        by_id = {n["id"]: n for n in _embedded(out.read_text())["nodes"]}
-        expect = "Lean-checked" if status == "checked" and reached_goal else ("discharged" if reached_goal else "open")
-        assert by_id["kappa-bound"]["status"] == expect, status
-        assert by_id["kappa-bound"]["bound"]["lean_checked"] is (status == "checked")
+        data = _embedded(out.read_text())
+        lean = data["lean"]
+        assert lean == status if status else lean in ("checked", "pending", "unavailable", "not_rendered")
+        by_id = {n["id"]: n for n in data["nodes"]}
+        expect = "Lean-checked" if lean == "checked" and reached_goal else ("discharged" if reached_goal else "open")
+        assert by_id["kappa-bound"]["status"] == expect, lean
+        assert by_id["kappa-bound"]["bound"]["lean_checked"] is (lean == "checked")
         assert by_id["closed-form"]["status"] == "discharged"  # the Lean file certifies the bound, not every check
-        lean = _embedded(out.read_text())["lean"]
-        assert lean == status if status else lean in ("pending", "unavailable", "not_rendered")
 
 
 def test_zeros_block_family_is_one_node_with_its_discharged_range(zeros_store, tmp_path):
