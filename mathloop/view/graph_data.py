@@ -21,6 +21,9 @@ class GraphView:
         lean: the commit's Lean status (checked | refuted | pending | unavailable | not_rendered | ...), None if unknown.
         nodes: every obligation in topological order with its status.
         commits: how many commits the lineage has.
+        lean_detail: which Lean answered and what it said, e.g. "bundled Lean 4.35.0; axioms: none".
+        bracket: for a lineage paired with a ceiling (or primal) lineage in the same store, the certified
+            bracket of the class's best value, e.g. "[0.6778713265, 0.7044590504] (width ...)"; else None.
     """
 
     contract: Contract
@@ -30,6 +33,8 @@ class GraphView:
     lean: str | None
     nodes: tuple[NodeStatus, ...]
     commits: int
+    bracket: str | None = None
+    lean_detail: str | None = None
 
     @property
     def bounds_line(self) -> str:
@@ -42,8 +47,10 @@ class GraphView:
 
     def to_json(self) -> dict[str, Any]:
         return {"target": self.contract.name, "title": self.contract.title, "contract_sha256": self.contract.sha256,
-                "commit": self.commit, "seq": self.seq, "created_at": self.created_at, "lean": self.lean,
-                "commits": self.commits, "bounds": self.bounds_line, "nodes": [n.to_json() for n in self.nodes]}
+                "commit": self.commit, "seq": self.seq, "created_at": self.created_at,
+                "lean": self.lean, "lean_detail": self.lean_detail,
+                "commits": self.commits, "bounds": self.bounds_line, "bracket": self.bracket,
+                "nodes": [n.to_json() for n in self.nodes]}
 
 
 def lean_statuses(repo: Repository, contract_sha: str) -> dict[str, str]:
@@ -73,10 +80,15 @@ def graph_view(contract: Contract, repo: Repository, commit: str | None = None) 
     root_ranks = _root_ranks(repo, contract.sha256) if at is not None else None
     target = build_target(contract)
     details = {o.id: target.graph_detail(o.id, at.state if at else None) for o in contract.obligations}
-    lean = lean_statuses(repo, contract.sha256).get(at.hash, "pending") if at else None  # no attestation: pending
+    att = _attestation(repo, contract.sha256, at.hash) if at else None
+    lean = (att.status if att is not None else "pending") if at else None  # no attestation: pending
     nodes = node_statuses(contract, evidence, details, lean=lean, root_ranks=root_ranks)
+    from mathloop.search.bracket import bracket
+
+    br = bracket(repo, contract)
     return GraphView(contract, at.hash if at else None, at.seq if at else None, at.created_at if at else None,
-                     lean, tuple(nodes), head.seq + 1 if head else 0)
+                     lean, tuple(nodes), head.seq + 1 if head else 0, br.text() if br is not None else None,
+                     _lean_words(att))
 
 
 def _root_ranks(repo: Repository, contract_sha: str) -> dict[str, int] | None:
@@ -90,3 +102,26 @@ def _root_ranks(repo: Repository, contract_sha: str) -> dict[str, int] | None:
     with Session(repo.engine) as s:
         ranks = s.exec(select(CommitRow.ranks).where(CommitRow.contract_sha == contract_sha, CommitRow.seq == 0)).first()
     return json.loads(ranks) if ranks else None
+
+
+def _attestation(repo: Repository, contract_sha: str, commit: str):
+    """Return the commit's latest Lean attestation, or None (without creating a table)."""
+    from sqlalchemy import inspect
+
+    from mathloop.lean import attest
+
+    if not inspect(repo.engine).has_table(attest.LeanAttestationRow.__tablename__):
+        return None
+    return attest.latest(repo.engine, contract_sha).get(commit)
+
+
+def _lean_words(att) -> str | None:
+    """Return "bundled Lean 4.35.0; axioms: none" (or the reason it did not check) for an attestation."""
+    if att is None:
+        return None
+    parts = [" ".join(x for x in (att.kind, f"Lean {att.lean_version}" if att.lean_version else "") if x)]
+    if att.status == "checked":
+        parts.append("axioms: " + (", ".join(att.axioms) or "none"))
+    if att.reasons:
+        parts.append(att.reasons[0][:300])
+    return "; ".join(p for p in parts if p) or None

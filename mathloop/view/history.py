@@ -40,7 +40,7 @@ class Reference:
 
     label: str
     value: Fraction
-    kind: str  # class maximum | goal | published
+    kind: str  # class maximum | goal | published | partner (the paired lineage's certified value)
 
 
 @dataclass(frozen=True)
@@ -96,5 +96,20 @@ def history(contract: Contract, repo: Repository) -> History:
     order = sorted(per, key=lambda sid: (sid is None, sessions[sid].started_at if sid in sessions else "", sid or 0))
     labelled = tuple(SessionLabels(sid, sessions[sid].started_at if sid in sessions else None,
                                    sessions[sid].proposer if sid in sessions else None, per[sid]) for sid in order)
-    refs = {b.name: references(contract, b) for b in contract.bounds}
+    refs = {b.name: references(contract, b) + _partner(contract, repo, b.name) for b in contract.bounds}
     return History(contract, {k: tuple(v) for k, v in series.items()}, refs, labelled)
+
+
+def _partner(contract: Contract, repo: Repository, bound: str) -> tuple[Reference, ...]:
+    """Return the paired lineage's certified value as a line (a ceiling above a primal, or the reverse)."""
+    from mathloop.search.bracket import bracket, pair_of
+
+    br = bracket(repo, contract)
+    if br is None:
+        return ()
+    is_primal = pair_of(contract)[4]
+    mine, other = (br.primal, br.ceiling) if is_primal else (br.ceiling, br.primal)
+    if mine.bound != bound or other.value is None:
+        return ()
+    what = "certified ceiling" if is_primal else "best certified primal"
+    return (Reference(f"{what} of {other.contract} (ASSUMING RH)", other.value, "partner"),)

@@ -12,7 +12,7 @@ LABEL_COLOURS = {Label.CORRECT.value: "#1b5e20", Label.PROGRESS.value: "#66bb6a"
                  Label.REGRESSION.value: "#ef9a9a", Label.INCOMPARABLE.value: "#ffcc80", Label.MALFORMED.value: "#ce93d8",
                  Label.ERROR.value: "#d32f2f"}
 REF_STYLE = {"class maximum": dict(color="#c62828", ls="--"), "goal": dict(color="#2e7d32", ls=":"),
-             "published": dict(color="#1565c0", ls="-.")}
+             "published": dict(color="#1565c0", ls="-."), "partner": dict(color="#6a1b9a", ls="--")}
 
 
 def _plain(text: str) -> str:
@@ -46,8 +46,8 @@ def history_figure(h: History):
                     off_scale.append(f"{ref.label} {v:.10g} ({'above' if v > hi else 'below'} the plotted range)")
                     continue
                 ax.axhline(v, lw=1.1, label=f"{ref.label} {v:.10g}", **REF_STYLE[ref.kind])
-            if off_scale:
-                ax.text(0.01, 0.98, "\n".join(off_scale), transform=ax.transAxes, va="top", fontsize=7, color="#555")
+            for note in off_scale:  # named in the legend, without a line
+                ax.plot([], [], " ", label=note)
             ax.set_ylabel(f"{name} ({'≤' if spec.direction.value == 'minimize' else '≥'})")
             ax.set_xlabel("commit (seq)" if j == 0 else "wall time (UTC)")
             if j == 0:
@@ -60,7 +60,7 @@ def history_figure(h: History):
 
                 ax.xaxis.set_major_formatter(DateFormatter("%m-%d %H:%M:%S"))
                 ax.tick_params(axis="x", labelrotation=20, labelsize=7)
-            ax.legend(fontsize=7, loc="lower right")
+            ax.legend(fontsize=7, loc="best", framealpha=0.85)
         axes[i][0].set_title(f"{h.contract.name}: certified {name} by commit", fontsize=9)
         axes[i][1].set_title(f"{h.contract.name}: certified {name} by wall time", fontsize=9)
     gs = axes[-1][0].get_gridspec()

@@ -11,6 +11,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from mathloop.contract import ContractError
+from mathloop.search.bracket import bracket
 from mathloop.store.repository import Repository
 from mathloop.view.graph_data import graph_view, lean_statuses
 from mathloop.view.graph_page import SCRIPT_CSP_HASH, graph_html
@@ -88,7 +89,9 @@ def create_app(repo: Repository, store_label: str) -> ASGIApp:
         if lin is None:
             return _not_found("no such lineage in this store")
         contract, problem = contract_of(sha)
-        return HTMLResponse(pages.target_page(lin, contract, repo.commits(sha), lean_statuses(repo, sha), problem))
+        br = bracket(repo, contract) if contract is not None else None
+        return HTMLResponse(pages.target_page(lin, contract, repo.commits(sha), lean_statuses(repo, sha), problem,
+                                              br.text() if br is not None else None))
 
     async def graph(request: Request) -> Response:
         sha = request.path_params["sha"]

@@ -85,7 +85,7 @@ def index_page(lines: list[tuple[Lineage, Contract | None]], store: str) -> str:
 
 
 def target_page(lin: Lineage, contract: Contract | None, commits: list[CommitRecord], lean: Mapping[str, str],
-                problem: str | None) -> str:
+                problem: str | None, bracket: str | None = None) -> str:
     head = commits[-1] if commits else None
     sha = lin.sha256
     given = "; ".join(f"{h.title} [{h.citation}]" for h in contract.hypotheses) if contract else ""
@@ -98,7 +98,7 @@ def target_page(lin: Lineage, contract: Contract | None, commits: list[CommitRec
                          at=c.created_at[:19], label=c.label, bounds=bound_text(contract, {k: str(v) for k, v in c.bounds.items()}),
                          lean=lean.get(c.hash, "pending"), sha=sha))
     body = fill(
-        '<h1>{name}</h1><p>{title}</p>{problem}<p class="bounds" id="head-bounds">{bounds}</p>'
+        '<h1>{name}</h1><p>{title}</p>{problem}<p class="bounds" id="head-bounds">{bounds}</p>{bracket}'
         '<p class="given">rests on (taken as given): {given}</p>'
         '<p>contract <code>{sha}</code> · {n} commit(s) · head <code>{head}</code></p>'
         '<p><a id="graph-link" href="/t/{sha}/graph">obligation graph</a> · <a href="/t/{sha}/candidates">candidates</a> · '
@@ -109,6 +109,8 @@ def target_page(lin: Lineage, contract: Contract | None, commits: list[CommitRec
         '<th>label</th><th>certified</th><th>Lean</th><th></th></tr>{rows}</table>',
         name=lin.name, title=contract.title if contract else "", bounds=bound_text(contract, {k: str(v) for k, v in head.bounds.items()}) if head else "no commits yet",
         problem=fill('<p class="given">{p}</p>', p=problem) if problem else Safe(""), given=given or "-", sha=sha,
+        bracket=fill('<p class="bounds" id="bracket">bracket of the class\'s best value (ASSUMING RH): {b}</p>',
+                     b=bracket) if bracket else Safe(""),
         n=len(commits), head=head.hash if head else "-", rows=join(rows))
     return layout(lin.name, body)
 
