@@ -170,3 +170,16 @@ def test_check_uses_the_run_timeout_and_leaves_no_process(tmp_path):
         assert wait_gone(tag, 10) == []
     finally:
         kill_tagged(tag)
+
+
+def test_lean_process_runner_child_dies_with_its_parent(tmp_path):
+    body = """
+    from pathlib import Path
+    from mathloop.lean.process import run_process
+    if __name__ == "__main__":
+        print("READY", flush=True)
+        run_process(["sleep", "600"], cwd=Path("."), timeout_s=600, memory_mb=512)
+    """
+    proc, tag = start_parent(tmp_path, body)
+    wait_ready(proc, tag, 2)
+    kill_and_expect_nothing_left(proc, tag)
