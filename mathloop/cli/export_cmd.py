@@ -19,10 +19,12 @@ def export(
     records: Optional[Path] = typer.Option(None, "--records", help="Write every candidate as a labelled JSONL record."),
     lean: Optional[Path] = typer.Option(None, "--lean", help="Write a standalone Lake project of the committed certificates."),
     certificates: Optional[Path] = typer.Option(None, "--certificates", help="Write each committed chunk's certificate as JSON."),
+    dataset: Optional[Path] = typer.Option(None, "--dataset", help="Write a labelled Parquet dataset with a card and a manifest (extra: ml)."),
+    rewards: Optional[Path] = typer.Option(None, "--rewards", help="TOML file whose [rewards] table overrides the dataset's reward table."),
 ) -> None:
     """Export what the store holds for the target."""
-    if not (records or lean or certificates):
-        fail("nothing to export: give --records FILE.jsonl, --lean DIR or --certificates DIR")
+    if not (records or lean or certificates or dataset):
+        fail("nothing to export: give --records FILE.jsonl, --dataset DIR, --lean DIR or --certificates DIR")
     contract = open_contract(target, contract_file)
     repo = open_repo(db, create=False)
     if records:
@@ -30,6 +32,10 @@ def export(
             task = bar.add_task("records", total=None)
             n = write_records(contract, repo, records, lambda: bar.advance(task))
         console.print(f"wrote {n} record(s) to {records}")
+    if dataset:
+        from mathloop.cli.export_dataset import export_dataset
+
+        export_dataset(contract, repo, dataset, rewards)
     if lean:
         from mathloop.cli.lean_cmds import export_lean
 

@@ -1,4 +1,4 @@
-"""`mathloop graph TARGET`: the obligation DAG with per-node status; DOT/SVG/PNG with --output."""
+"""`mathloop graph TARGET`: the obligation DAG with per-node status; HTML/SVG/PNG/DOT with --output."""
 
 from __future__ import annotations
 
@@ -8,49 +8,83 @@ from typing import Optional
 import typer
 from rich.tree import Tree
 
-from mathloop.cli.common import TARGET_HELP, contract_option, DB_HELP, bounds_text, console, fail, open_contract, open_repo
+from mathloop.cli.common import DB_HELP, TARGET_HELP, console, contract_option, fail, open_contract, open_repo
 from mathloop.domain import Kind
-from mathloop.export.graph import node_statuses, render, to_dot
-from mathloop.lean import attest
-from mathloop.targets import build_target
+from mathloop.export.graph import render, to_dot
+from mathloop.search.bracket import bracket
 
-_STYLE = {"discharged": "green", "open": "yellow", "refuted": "red", "error": "red", "taken as given": "cyan"}
+_STYLE = {"discharged": "green", "Lean-checked": "bold green", "open": "yellow", "refuted": "red", "error": "red",
+          "taken as given": "cyan"}
+FORMATS = ("html", "svg", "png", "dot")
 
 
 def graph(
     target: Optional[str] = typer.Argument(None, help=TARGET_HELP),
     contract_file: Optional[Path] = contract_option(),
     db: Optional[str] = typer.Option(None, "--db", help=DB_HELP),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write a picture (.dot, .svg, .png)."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write a picture (.html, .svg, .png, .dot)."),
+    fmt: Optional[str] = typer.Option(None, "--format", "-f",
+                                      help="html (self-contained page), svg, png (graphviz if installed, else "
+                                           "matplotlib) or dot. Default: from the --output suffix."),
+    commit: Optional[str] = typer.Option(None, "--commit", help="Show the graph at this commit (full hash) instead of the head."),
 ) -> None:
-    """Show every obligation at the head: discharged, open, refuted, or a hypothesis taken as given."""
+    """Show every obligation at the head: discharged, Lean-checked, open, refuted, or a hypothesis taken as given."""
+    from mathloop.view.graph_data import graph_view  # the view layer builds targets: imported on use
+
     contract = open_contract(target, contract_file)
     repo = open_repo(db)
-    head = repo.head(contract.sha256)
-    evidence = repo.candidate(head.candidate_id).evidence if head else None
-    tgt = build_target(contract)
-    details = {o.id: tgt.graph_detail(o.id, head.state if head else None) for o in contract.obligations}
-    for o in contract.obligations:  # every class maximum says whether it is a theorem or a numerical optimum
-        if o.bound is not None and o.bound.class_maximum is not None:
-            details[o.id] = "; ".join(x for x in (details[o.id], o.bound.class_maximum_text()) if x)
-    nodes = node_statuses(contract, evidence, details)
-    lean = attest.statuses(repo.engine, contract.sha256, [head.hash] if head else [])
-    bline = bounds_text(contract, head.bounds) if head else "no commits yet"
-    if head:
-        bline += f" — head {head.hash[:12]}" + f", Lean: {lean[head.hash]['status']}"
+    if fmt is not None and fmt not in FORMATS:
+        fail(f"--format {fmt}: unknown format (use {', '.join(FORMATS)})")
+    if fmt is not None and output is None:
+        fail(f"--format {fmt} needs --output FILE")
+    try:
+        view = graph_view(contract, repo, commit)
+    except KeyError:
+        fail(f"--commit {commit}: no such commit in the {contract.name} lineage")
+    bline = view.bounds_line
+    if view.commit:
+        bline += f" — head {view.commit[:12]}" + (f", Lean: {view.lean}" if view.lean else "")
+    br = bracket(repo, contract)
+    if br is not None:
+        bline += f" — bracket (ASSUMING RH) {br.text()}"
     if output is not None:
-        fmt = output.suffix.lstrip(".").lower()
-        if fmt not in ("dot", "svg", "png"):
-            fail(f"--output {output}: unknown picture format {fmt!r} (use .dot, .svg or .png)")
+        kind = fmt or output.suffix.lstrip(".").lower()
+        if kind not in FORMATS:
+            fail(f"--output {output}: unknown picture format {kind!r} (use .html, .svg, .png or .dot, or --format)")
+        if not output.parent.exists():
+            fail(f"--output {output}: directory {output.parent} does not exist")
         try:
-            render(to_dot(contract, nodes, bline), output, fmt)
+            _write(view, kind, output, bline)
         except RuntimeError as e:
             fail(str(e), 1)
         console.print(f"wrote {output}")
         return
+    _print_tree(view, bline)
+
+
+def _write(view, kind: str, output: Path, bline: str) -> None:
+    """Write the picture; svg/png go through graphviz when it is installed, else matplotlib."""
+    import shutil
+
+    if kind == "html":
+        from mathloop.view.graph_page import graph_html
+
+        tmp = output.with_name(output.name + ".partial")
+        tmp.write_text(graph_html(view), encoding="utf-8")
+        tmp.replace(output)
+    elif kind == "dot" or shutil.which("dot"):
+        render(to_dot(view.contract, list(view.nodes), bline), output, kind)
+    else:
+        from mathloop.view.graph_figure import graph_figure
+
+        graph_figure(view, output, kind)
+
+
+def _print_tree(view, bline: str) -> None:
+    contract = view.contract
     tree = Tree(f"[bold]{contract.name}[/] — {bline}")
     by_kind: dict[Kind, Tree] = {}
-    for n in nodes:
+    for n in view.nodes:
         branch = by_kind.get(n.kind) or by_kind.setdefault(n.kind, tree.add(f"[bold]{n.kind.value}[/]"))
         style = _STYLE.get(n.status, "white")
         line = f"[{style}]{n.status}[/] {n.id}: {n.title}"
@@ -63,7 +97,8 @@ def graph(
         leaf = branch.add(line)
         if n.detail:
             leaf.add(n.detail)
+        if n.bound is not None and n.bound.class_maximum is not None:  # theorem or numerical optimum, and why
+            leaf.add(contract.obligation(n.id).bound.class_maximum_text())
         if n.kind is Kind.HYPOTHESIS:
-            leaf.add(f"[cyan]{contract.obligation(n.id).citation}[/]")
-
+            leaf.add(f"[cyan]{n.citation}[/]")
     console.print(tree)

@@ -17,6 +17,7 @@ from mathloop.contract import Contract
 from mathloop.lean.worker import LeanWorker
 from mathloop.propose.replay import ReplayFileError, ReplayProposer
 from mathloop.search.loop import SeedRefused, Session, SessionLimits, SessionSummary
+from mathloop.search.executors import executor_for
 from mathloop.search.runner import ProcessRunner
 from mathloop.targets import build_target
 
@@ -80,6 +81,8 @@ def run(
     lean: bool = typer.Option(True, "--lean/--no-lean", help="Lean-check each commit in the background and wait for it "
                               "before exiting (--no-lean: commits stay pending)."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Live progress bar."),
+    workers: int = typer.Option(1, "--workers", min=1, max=256, help="Checks run at once (local process pool)."),
+    executor: str = typer.Option("local", "--executor", help="local | dask://HOST:PORT (extra `dask`)."),
 ) -> None:
     """Run a search session: propose, check, gate, and commit only strict progress."""
     contract = open_contract(target, contract_file)
@@ -93,10 +96,18 @@ def run(
     options = {"budget": budget, "time_limit": time_limit, "samples": samples, "proposer": proposer,
                **{k: v for k, v in model_opts.items() if v is not None}}
     session_id = repo.start_session(contract.sha256, prop.name, seed, options)
-    runner = ProcessRunner(float(contract.check_timeout_s))
+    timeout_s = float(contract.check_timeout_s)
+    runner = ProcessRunner(timeout_s)
+    try:
+        pool = executor_for(executor, workers, timeout_s) if (workers > 1 or executor != "local") else None
+    except (ValueError, OSError) as e:
+        repo.end_session(session_id, f"executor unavailable: {e}")
+        fail(f"--executor: {e}", 2)
+    samples = max(samples, 2 * pool.workers) if pool else samples  # keep >= 2x the workers' capacity in flight
     worker = LeanWorker(repo.engine, contract.sha256, tgt) if lean else None
     session = Session(contract, repo, runner, session_id,
-                      on_commit=(lambda c, ev: worker.submit(c.hash, ev)) if worker is not None else None)
+                      on_commit=(lambda c, ev: worker.submit(c.hash, ev)) if worker is not None else None,
+                      executor=pool)
     # SIGTERM ends the session like Ctrl-C: the store is consistent after every candidate anyway.
     signal.signal(signal.SIGTERM, _terminate)
     summary = None
@@ -109,6 +120,7 @@ def run(
         console.print(f"[bold]{contract.name}[/] ({contract.target}, {contract_line(contract)}) — head "
                       f"{head0.hash[:12]} (seq {head0.seq}): {bounds_text(contract, head0.bounds)}")
         console.print(f"[yellow]rests on:[/] {hypotheses_line(contract)}", highlight=False)
+        console.print(f"executor: {pool.name if pool else 'local, 1 worker (in order)'}; {samples} proposals per round", highlight=False)
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       console=console, disable=not progress, transient=False) as bar:
             task = bar.add_task(bounds_text(contract, head0.bounds), total=budget)
@@ -120,6 +132,8 @@ def run(
         raise typer.Exit(130)
     finally:
         runner.close()
+        if pool:
+            pool.close()
         if worker is not None and summary is None:
             worker.close(kill=True)
     repo.end_session(session_id, summary.outcome)

@@ -11,6 +11,7 @@ from rich.table import Table
 from mathloop.cli.common import (DB_HELP, TARGET_HELP, bounds_json, console, contract_line, contract_option,
                                  hypotheses_line, open_contract, open_repo, print_json)
 from mathloop.lean import attest
+from mathloop.search.bracket import bracket
 from mathloop.search.gate import open_obligations
 
 
@@ -29,6 +30,7 @@ def status(
     hyps = [{"id": h.id, "title": h.title, "citation": h.citation, "statement": h.statement}
             for h in contract.hypotheses]
     older = [c.sha256 for c in repo.lineages(contract.name) if c.sha256 != contract.sha256]
+    br = bracket(repo, contract)
     if as_json:
         print_json({
             "target": contract.name,
@@ -52,6 +54,7 @@ def status(
             "class_maxima": [{"bound": b.name, "value": str(b.class_maximum), "theorem": b.class_maximum_is_theorem,
                               "text": b.class_maximum_text()} for b in contract.bounds if b.class_maximum is not None],
             "other_lineages": older,
+            **({"bracket": br.to_json()} if br is not None else {}),
         })
         return
     console.print(f"[bold]{contract.name}[/] — {contract.title}")
@@ -67,6 +70,8 @@ def status(
     for name, value in bounds_json(contract, head.bounds).items():
         t.add_row(name, value, hypotheses_line(contract))
     console.print(t)
+    if br is not None:
+        console.print(f"bracket of the class's best value (ASSUMING RH): {br.text()}", highlight=False)
     console.print(f"head {head.hash} (seq {head.seq}, {head.created_at})"
                   + f", Lean: {lean[head.hash]['status']}")
     console.print("open obligations: " + (", ".join(open_obligations(head.ranks)) or "none"))

@@ -24,12 +24,16 @@ class Proposal:
             read by the gate.
         malformed: set when the proposer already knows the output is unusable (truncated reply,
             no JSON found); the loop records it as `malformed` with this reason.
+        expects_state: the head state this candidate is meant to extend when it is not the current
+            head (consecutive chunks of one round); an executor may check it against this state
+            ahead of time, and the result is used only if the head then has exactly this state.
     """
 
     payload: Any
     proposer: str
     meta: Mapping[str, Any] = field(default_factory=dict)
     malformed: str | None = None
+    expects_state: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)

@@ -5,13 +5,15 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Callable, Protocol
+from typing import Any, Callable, Protocol
 
 from mathloop.contract.model import Contract
 from mathloop.domain import Evidence, Label, payload_sha
 from mathloop.propose.base import Context, Proposal, Proposer, StopSession
+from mathloop.search.bracket import guard as bracket_guard
+from mathloop.search.executors import Executor
 from mathloop.search.gate import decide, open_obligations
-from mathloop.search.runner import CheckRunner
+from mathloop.search.runner import CheckOutcome, CheckRunner
 from mathloop.store.repository import CommitRecord, HeadMoved, Repository
 
 MAX_REGATES = 5
@@ -65,6 +67,7 @@ class Session:
     runner: CheckRunner
     session_id: int | None = None
     on_commit: Callable[[CommitRecord, Evidence], None] | None = None
+    executor: Executor | None = None  # checks a round's proposals concurrently (search/executors.py)
 
     def ensure_root(self) -> CommitRecord:
         """Return the head, checking and committing the contract's seed as the root if there is none."""
@@ -97,13 +100,14 @@ class Session:
                          payload=p.payload, proposer=p.proposer, meta=p.meta, label=label, reasons=reasons,
                          evidence=evidence)
 
-    def step(self, head: CommitRecord, p: Proposal) -> tuple[CommitRecord, Label]:
-        """Check one proposal against the head; commit it if the gate passes. Returns (head, label)."""
+    def step(self, head: CommitRecord, p: Proposal, ready: CheckOutcome | None = None) -> tuple[CommitRecord, Label]:
+        """Check one proposal against the head (`ready`: its outcome already computed against exactly
+        this head state); commit it if the gate passes. Returns (head, label)."""
         if p.malformed is not None:
             self._record(head, p, Label.MALFORMED, [p.malformed])
             return head, Label.MALFORMED
         for _ in range(MAX_REGATES):
-            out = self.runner.check(self.contract, head.state, p.payload)
+            out, ready = (ready, None) if ready is not None else (self.runner.check(self.contract, head.state, p.payload), None)
             if out.malformed is not None:
                 self._record(head, p, Label.MALFORMED, [out.malformed])
                 return head, Label.MALFORMED
@@ -111,6 +115,10 @@ class Session:
                 self._record(head, p, Label.ERROR, [out.error])
                 return head, Label.ERROR
             evidence = out.evidence
+            why = bracket_guard(self.repo, self.contract, evidence, head.hash)  # the other side of the bracket
+            if why:
+                self._record(head, p, Label.ERROR, [why], evidence)
+                return head, Label.ERROR
             decision = decide(self.contract, head.scores, evidence)
             if not decision.commits:
                 self._record(head, p, decision.label, list(decision.reasons), evidence)
@@ -126,6 +134,16 @@ class Session:
             return commit, decision.label
         self._record(head, p, Label.ERROR, [f"head kept moving during {MAX_REGATES} re-gates"])
         return head, Label.ERROR
+
+    def _submit(self, head: CommitRecord, batch: list[Proposal]) -> list[tuple[Any, Any]]:
+        """Return (state checked against, future) per proposal: all checks of the round start at once."""
+        if self.executor is None:
+            return [(None, None)] * len(batch)
+        out = []
+        for p in batch:
+            state = head.state if p.expects_state is None else p.expects_state
+            out.append((state, None if p.malformed else self.executor.submit(self.contract, state, p.payload)))
+        return out
 
     def run(self, proposer: Proposer, limits: SessionLimits, observer: Observer | None = None,
             clock: Callable[[], float] = time.monotonic) -> SessionSummary:
@@ -156,8 +174,13 @@ class Session:
                 timed_out = limits.time_limit_s is not None and clock() - t0 >= limits.time_limit_s
                 summary.outcome = "time limit" if timed_out else "proposer exhausted"
                 break
-            for p in proposals[: limits.budget - done]:
-                new_head, label = self.step(head, p)
+            batch = proposals[: limits.budget - done]
+            pending = self._submit(head, batch)
+            for p, (state, fut) in zip(batch, pending):
+                ready = fut.result() if fut is not None and state == head.state else None
+                if ready is not None and ready.error is not None:
+                    ready = None  # a lost or failed worker: the check is run again here, recorded once
+                new_head, label = self.step(head, p, ready)
                 if new_head.hash != head.hash:
                     summary.commits += 1
                 head = new_head

@@ -1,18 +1,24 @@
-"""Benchmark: wall time to prove all zeta zeros up to 10^4 (and 10^5 with --full) on the line.
+"""Benchmark of `critical-line-zeros`: the rigorous fast Z against the Arb path, and proofs to 10^5 / 10^6.
 
-Runs the local proposer and the checker chunk by chunk with an in-memory head (propose ->
-parse -> check -> order.compare -> advance), exactly what the search loop does minus the
-store, then times python-flint's acb.zeta_zeros computing the same zeros (unverified
-isolation + refinement, FLINT's own Turing check) and prints the ratio.
+One run prints: (1) per certified sign, the fast path (float64 Riemann-Siegel with a proved
+bound, rs_rigorous) against the Arb path (acb.zeta balls), on real chunks at t ~ 10^5, 10^6, 10^7,
+with the share of points that fell back to Arb; (2) wall time to prove all zeros up to 10^5 and
+10^6 with 1 and 2 workers (propose -> parse -> check -> order.compare -> advance, what the
+search loop does minus the store), the certified count compared with FLINT's
+arb(T).zeta_nzeros() at the certified height, and the fallback share over the whole proof. Each
+proof writes a checkpoint after every chunk (--checkpoint-dir); --resume continues from it.
+The load average is printed next to every figure (the machine is shared).
 
-    python tests/benchmarks/bench_zeros.py                 # 10^4, baseline measured in full
-    python tests/benchmarks/bench_zeros.py --full          # also 10^5 (baseline: a measured subset, scaled)
-    python tests/benchmarks/bench_zeros.py --baseline-zeros 2000   # baseline on a subset, scaled linearly
+    nice -n 10 python tests/benchmarks/bench_zeros.py                       # everything
+    python tests/benchmarks/bench_zeros.py --heights 1e5 --workers 2        # one proof
+    python tests/benchmarks/bench_zeros.py --only-per-point
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
 import time
 from fractions import Fraction
@@ -23,68 +29,178 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from mathloop.contract.load import load_contract  # noqa: E402
 from mathloop.domain import Scores  # noqa: E402
 from mathloop.order import compare  # noqa: E402
-from mathloop.propose.base import Context, Head  # noqa: E402
+from mathloop.propose.base import Context, Head, payload_sha  # noqa: E402
 from mathloop.targets import build_target  # noqa: E402
+from mathloop.targets.critical_line_zeros import pool  # noqa: E402
+from mathloop.targets.critical_line_zeros.gram import expected_sign  # noqa: E402
+from mathloop.targets.critical_line_zeros.hardy_z import definite, evaluate_specs, evaluate_specs_fast  # noqa: E402
 
 
-def prove_until(count: int, height: Fraction, samples: int = 2, contract_name: str = "critical-line-zeros"):
-    """Return (seconds, final evidence, evidences in chain order) once count and height are certified."""
-    contract = load_contract(contract_name)
+def load() -> str:
+    """Return the 1-minute load average as text."""
+    return f"load {os.getloadavg()[0]:.2f}"
+
+
+def per_point(height: float, arb_sample: int = 120) -> dict:
+    """Return per-point seconds of both paths and the fallback share on one real chunk near `height`."""
+    target = build_target(load_contract("critical-line-zeros"))
+    from flint import arb
+
+    m = int(arb(height).zeta_nzeros().unique_fmpz()) - 1
+    while definite("g", m, (64, 128)).sign != expected_sign(m):
+        m += 1
+    proposer = target.local_proposer(0)
+    proposer.workers = 1
+    chunk = proposer.chunks_from(m, 1)[0]
+    specs = [("g", str(k)) for k in range(chunk["start"], chunk["blocks"][-1]["end"] + 1)]
+    specs += [("q", t) for b in chunk["blocks"] for t in b["points"]]
+    ladder = target.settings.check.ladder
+    evaluate_specs_fast(specs[:8], ladder)  # warm the tables
+    t0 = time.perf_counter()
+    _, (decided, fell_back) = evaluate_specs_fast(specs, ladder)
+    fast = (time.perf_counter() - t0) / len(specs)
+    sub = specs[:: max(1, len(specs) // arb_sample)]
+    t0 = time.perf_counter()
+    evaluate_specs(sub, ladder)
+    arb_s = (time.perf_counter() - t0) / len(sub)
+    return {"height": height, "points": len(specs), "fast_s": fast, "arb_s": arb_s, "decided": decided, "fell_back": fell_back}
+
+
+def prove_until(height: Fraction, workers: int, checkpoint: Path | None, resume: bool, samples: int = 2) -> dict:
+    """Return timings and the certified (height, count) once the certified height reaches `height`."""
+    os.environ["MATHLOOP_WORKERS"] = str(workers)
+    pool.shutdown()
+    contract = load_contract("critical-line-zeros")
     target = build_target(contract)
     specs = {b.name: b for b in contract.bounds}
     t0 = time.perf_counter()
-    ev = target.check(None, target.parse(contract.seed))
-    chain = [ev]
+    state, bounds, ranks, chunks, elapsed0, decided, fell_back = None, {}, {}, 0, 0.0, 0, 0
+    if resume and checkpoint and checkpoint.exists():
+        cp = json.loads(checkpoint.read_text())
+        state, chunks, elapsed0, decided, fell_back = cp["state"], cp["chunks"], cp["elapsed"], cp["decided"], cp["fell_back"]
+        bounds = {k: Fraction(v) for k, v in cp["bounds"].items()}
+        ranks = cp["ranks"]
+    if state is None:
+        ev = target.check(None, target.parse(contract.seed))
+        state, bounds, ranks = ev.state, dict(ev.bounds), dict(ev.ranks)
+        scores = Scores.of(ev)
+    else:
+        scores = None
     proposer = target.local_proposer(0)
-    rnd = 0
-    while not (ev.bounds.get("count", 0) >= count and ev.bounds.get("height", 0) >= height):
-        head = Head(f"mem{rnd}", rnd, ev.state, ev.ranks, ev.bounds)
-        ctx = Context(contract, head, tuple(k for k, r in ev.ranks.items() if r), (), frozenset(), rnd, samples)
+    rnd, seen, refused = 0, set(), 0
+    while bounds.get("height", 0) < height:
+        head = Head(f"mem{rnd}", rnd, state, ranks, bounds)
+        ctx = Context(contract, head, tuple(k for k, r in ranks.items() if r), (), frozenset(seen), rnd, samples)
         proposals = proposer.propose(ctx)
         if not proposals:
             raise RuntimeError("proposer exhausted before the goal")
         for p in proposals:
-            new = target.check(ev.state, target.parse(p.payload))
-            cmp = compare(Scores.of(ev), Scores.of(new), specs)
-            if not cmp.passes_gate:
-                raise RuntimeError(f"chunk refused ({cmp.label.value}): {new.reasons()[:2]}")
-            ev = new
-            chain.append(ev)
+            new = target.check(state, target.parse(p.payload))
+            if scores is not None:
+                cmp = compare(scores, Scores.of(new), specs)
+                if not cmp.passes_gate:
+                    seen.add(payload_sha(p.payload))  # as the loop does: the proposer refines next round
+                    refused += 1
+                    break
+            scores, state, bounds, ranks = Scores.of(new), new.state, dict(new.bounds), dict(new.ranks)
+            fz = new.precision.get("fast_z", {})
+            decided += fz.get("decided", 0)
+            fell_back += fz.get("fell_back_to_arb", 0)
+            chunks += 1
+            if checkpoint:
+                checkpoint.write_text(json.dumps({"state": state, "bounds": {k: str(v) for k, v in bounds.items()}, "ranks": ranks,
+                                                  "chunks": chunks, "elapsed": elapsed0 + time.perf_counter() - t0,
+                                                  "decided": decided, "fell_back": fell_back}))
+            if bounds.get("height", 0) >= height:
+                break
         rnd += 1
-    return time.perf_counter() - t0, ev, chain
+    from flint import arb, ctx
+
+    with ctx.workprec(128):
+        h = bounds["height"]
+        flint_n = int((arb(h.numerator) / h.denominator).zeta_nzeros().unique_fmpz())
+    return {"seconds": elapsed0 + time.perf_counter() - t0, "height": bounds["height"], "count": int(bounds["count"]),
+            "flint_count": flint_n, "chunks": chunks, "decided": decided, "fell_back": fell_back,
+            "blocks": state["blocks_verified"], "refused": refused}
 
 
-def flint_baseline(n_zeros: int) -> float:
-    """Return seconds for python-flint's acb.zeta_zeros to compute the first n_zeros zeros."""
-    from flint import acb, ctx
+def executor_throughput(kind: str, budget: int, workers: int = 2) -> dict:
+    """Return chunks/s of a real session (SQLite store, gate, commits) with `kind` = none | local | dask."""
+    import tempfile
 
-    t0 = time.perf_counter()
-    with ctx.workprec(53):
-        done = 0
-        while done < n_zeros:
-            k = min(1000, n_zeros - done)
-            acb.zeta_zeros(done + 1, k)
-            done += k
-    return time.perf_counter() - t0
+    from mathloop.search.executors import DaskExecutor, LocalPool
+    from mathloop.search.loop import Session, SessionLimits
+    from mathloop.search.runner import ProcessRunner
+    from mathloop.store.engine import make_engine
+    from mathloop.store.repository import Repository
+
+    contract = load_contract("critical-line-zeros")
+    target = build_target(contract)
+    with tempfile.TemporaryDirectory() as tmp:
+        repo = Repository(make_engine(str(Path(tmp) / "x.db"), create=True))
+        runner = ProcessRunner(600)
+        cluster = ex = None
+        if kind == "local":
+            ex = LocalPool(workers, 600)
+        elif kind == "dask":
+            import dask
+            from distributed import LocalCluster
+
+            with dask.config.set({"distributed.worker.daemon": False}):
+                cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+            ex = DaskExecutor(cluster.scheduler_address, 600)
+        session = Session(contract, repo, runner, executor=ex)
+        session.ensure_root()
+        prop = target.local_proposer(0)
+        t0 = time.perf_counter()
+        summary = session.run(prop, SessionLimits(budget=budget, samples=2 * workers if ex else 1))
+        secs = time.perf_counter() - t0
+        runner.close()
+        if ex:
+            ex.close()
+        if cluster:
+            cluster.close()
+    return {"kind": kind, "seconds": secs, "commits": summary.commits, "rate": summary.commits / secs,
+            "height": float(summary.head.bounds.get("height", 0))}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--full", action="store_true", help="also prove all zeros up to 10^5 (minutes)")
-    ap.add_argument("--baseline-zeros", type=int, default=10142, help="zeros for the flint baseline (scaled if fewer)")
-    ap.add_argument("--samples", type=int, default=2, help="chunks per proposer round")
+    ap.add_argument("--heights", default="1e5,1e6", help="comma-separated proof heights")
+    ap.add_argument("--workers", default="1,2", help="comma-separated worker counts")
+    ap.add_argument("--checkpoint-dir", type=Path, default=Path(".bench-zeros"))
+    ap.add_argument("--resume", action="store_true", help="continue each proof from its checkpoint")
+    ap.add_argument("--only-per-point", action="store_true")
+    ap.add_argument("--skip-per-point", action="store_true")
+    ap.add_argument("--executors", type=int, default=0, metavar="CHUNKS",
+                    help="only compare session throughput: sequential, local pool and dask with 2 workers, CHUNKS commits each")
     args = ap.parse_args()
-    goals = [(10142, Fraction(10**4))] + ([(138069, Fraction(10**5))] if args.full else [])
-    for count, height in goals:
-        secs, ev, chain = prove_until(count, height, args.samples)
-        print(f"verify all zeros up to {float(height):g}: {secs:.1f} s wall; certified height "
-              f"{float(ev.bounds['height']):.6f}, count {ev.bounds['count']}, {len(chain) - 1} chunks, "
-              f"{ev.state['blocks_verified']} blocks, first bad Gram point g_{ev.state['first_bad_gram']}")
-        n = min(args.baseline_zeros, count)
-        base = flint_baseline(n)
-        scaled = base * count / n
-        how = "measured" if n == count else f"measured on the first {n} zeros, scaled x{count / n:.2f}"
-        print(f"  flint acb.zeta_zeros for the first {count} zeros: {scaled:.1f} s ({how}); ratio {scaled / secs:.2f}x")
+    if args.executors:
+        for kind in ("none", "local", "dask"):
+            r = executor_throughput(kind, args.executors)
+            print(f"session with executor {kind:5s}: {r['commits']} commits in {r['seconds']:.1f} s = {r['rate']:.2f} chunks/s "
+                  f"(height {r['height']:.0f})  [{load()}]", flush=True)
+        return
+    if not args.skip_per_point:
+        for h in (1e5, 1e6, 1e7):
+            r = per_point(h)
+            share = r["fell_back"] / max(1, r["decided"] + r["fell_back"])
+            print(f"per point at t ~ {h:.0e}: fast {r['fast_s'] * 1e6:.1f} us, Arb {r['arb_s'] * 1e6:.0f} us, ratio "
+                  f"{r['arb_s'] / r['fast_s']:.0f}x; fell back to Arb {r['fell_back']}/{r['points']} ({100 * share:.2f} %)  [{load()}]", flush=True)
+    if args.only_per_point:
+        return
+    args.checkpoint_dir.mkdir(parents=True, exist_ok=True)
+    for h in [float(x) for x in args.heights.split(",")]:
+        for w in [int(x) for x in args.workers.split(",")]:
+            cp = args.checkpoint_dir / f"prove-{h:.0e}-w{w}.json"
+            r = prove_until(Fraction(int(h)), w, cp, args.resume)
+            share = r["fell_back"] / max(1, r["decided"] + r["fell_back"])
+            ok = "equal" if r["count"] == r["flint_count"] else f"DIFFERENT (flint {r['flint_count']})"
+            print(f"prove to {h:.0e} with {w} worker{'s' if w > 1 else ''}: {r['seconds']:.1f} s; certified height "
+                  f"{float(r['height']):.6f}, count {r['count']} ({ok} to arb(T).zeta_nzeros()), {r['chunks']} chunks, "
+                  f"{r['blocks']} blocks, {r['refused']} refused and re-proposed; fast-path signs {r['decided']}, fell back {r['fell_back']} ({100 * share:.3f} %)  [{load()}]",
+                  flush=True)
+    pool.shutdown()
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def small_contract(tmp: Path, **edits: str) -> Path:
     """Write the shipped contract with a low cap and small chunks into `tmp`; return its path."""
     text = shipped("critical-line-zeros").read_text()
-    text = text.replace("max_gram_index = 138100", "max_gram_index = 400")
+    text = text.replace("max_gram_index = 21150000", "max_gram_index = 400")
     text = text.replace("check_workers = 0", "check_workers = 1")
     text = text.replace("chunk_gram_intervals = 512", "chunk_gram_intervals = 320")
     for old, new in edits.items():

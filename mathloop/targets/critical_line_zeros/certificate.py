@@ -4,7 +4,8 @@ Candidate payload (JSON):
     {"start": -1,                                  # Gram index where the chunk begins
      "blocks": [{"end": 0, "points": []},           # block [g_start, g_0), no extra points
                 {"end": 127, "points": ["282.46"]}, # block [g_prev, g_127) with rational points
-                ...],
+                {"end": 140, "points": [...], "merged": true},  # a union of Gram blocks (Rosser-rule
+                ...],                                            #   violations): good points inside allowed
      "parent_state": {...}}                         # optional: the prefix it was made for
 Points are exact rationals as strings ("282.46" or "56492/200"), strictly increasing inside a
 block. An exported certificate file is accepted too: its "candidate" key holds this payload.
@@ -24,6 +25,7 @@ CERTIFICATE_FORMAT = "mathloop/critical-line-zeros/certificate/1"
 EXPORT_KEY = "candidate"
 _PAYLOAD_KEYS = {"start", "blocks", "parent_state"}
 _BLOCK_KEYS = {"end", "points"}
+_BLOCK_OPTIONAL = {"merged"}
 _EXPORT_KEYS = {"mathloop_certificate", "target", "seq", "commit", "checker", "checker_version", "chunk", EXPORT_KEY,
                 "parent_state", "state", "bounds", "precision"}
 _STATE_KEYS = {"last_gram_index", "blocks_verified", "tail", "bad_gram_points", "first_bad_gram", "longest_block"}
@@ -58,6 +60,7 @@ class Block:
     end: int
     points: tuple[Fraction, ...]
     texts: tuple[str, ...]
+    merged: bool = False  # a union of consecutive Gram blocks, counted as one (Rosser-rule violations)
 
 
 @dataclass(frozen=True)
@@ -108,7 +111,8 @@ class Chunk:
 
     def payload(self) -> dict[str, Any]:
         """Return the candidate payload (point strings exactly as given)."""
-        d: dict[str, Any] = {"start": self.start, "blocks": [{"end": b.end, "points": list(b.texts)} for b in self.blocks]}
+        d: dict[str, Any] = {"start": self.start, "blocks": [dict({"end": b.end, "points": list(b.texts)}, **({"merged": True} if b.merged else {}))
+                                                            for b in self.blocks]}
         if self.parent is not None:
             d["parent_state"] = self.parent.to_json()
         return d
@@ -189,7 +193,10 @@ def parse_chunk(payload: Any, limits: Limits) -> Chunk:
     blocks, prev = [], start
     for i, rb in enumerate(raw_blocks):
         where = f"blocks[{i}]"
-        rb = _keys(where, rb, _BLOCK_KEYS, _BLOCK_KEYS)
+        rb = _keys(where, rb, _BLOCK_KEYS | _BLOCK_OPTIONAL, _BLOCK_KEYS)
+        merged = rb.get("merged", False)
+        if merged is not True and merged is not False:
+            raise Malformed(f"{where}.merged: must be true or false")
         if prev >= limits.max_gram_index:
             raise Malformed(f"{where}: starts at g_{prev}, at or beyond the cap g_{limits.max_gram_index}")
         end = _int(f"{where}.end", rb["end"], prev + 1, prev + limits.max_block_length)
@@ -201,7 +208,7 @@ def parse_chunk(payload: Any, limits: Limits) -> Chunk:
         qs = tuple(parse_point(f"{where}.points[{k}]", v, limits) for k, v in enumerate(pts))
         if any(a >= b for a, b in zip(qs, qs[1:])):
             raise Malformed(f"{where}.points: must be strictly increasing")
-        blocks.append(Block(end, qs, tuple(pts)))
+        blocks.append(Block(end, qs, tuple(pts), merged))
         prev = end
     parent = parse_prefix("parent_state", _prefix_part(d["parent_state"]), limits) if "parent_state" in d else None
     return Chunk(start, tuple(blocks), parent)

@@ -48,6 +48,21 @@ def gram_floor(n: int, digits: int) -> Fraction:
     return Fraction(math.floor(low * scale), scale)
 
 
+def gram_prec(n: int, digits: int) -> int:
+    """Return the working precision gram_floor/gram_ceil use for g_n at `digits` decimals."""
+    return 64 + int(digits * 3.33) + max(8, (abs(n) + 2).bit_length())
+
+
+def gram_bounds(n: int, digits: int, ball: arb | None = None) -> tuple[Fraction, Fraction]:
+    """Return (gram_floor(n, digits), gram_ceil(n, digits)) from one ball at gram_prec (given or computed)."""
+    prec = gram_prec(n, digits)
+    with ctx.workprec(prec):
+        b = gram_ball(n, prec) if ball is None else ball
+        low, high = arb_endpoint_fraction(b.lower()), arb_endpoint_fraction(b.upper())
+    scale = 10**digits
+    return Fraction(math.floor(low * scale), scale), Fraction(math.ceil(high * scale), scale)
+
+
 def gram_ceil(n: int, digits: int) -> Fraction:
     """Return ceil(g_n * 10^digits) / 10^digits computed from a certified upper bound: a rational > g_n."""
     prec = 64 + int(digits * 3.33) + max(8, (abs(n) + 2).bit_length())

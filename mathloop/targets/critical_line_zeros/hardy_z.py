@@ -85,6 +85,26 @@ def ball_strings(x: arb, digits: int = 20) -> tuple[str, str]:
         d *= 2
 
 
+def float_ball_strings(value: float, bound: float) -> tuple[str, str] | None:
+    """Return (mid, rad) decimal strings enclosing [value - bound, value + bound], or None if they would show 0.
+
+    The midpoint keeps 6 significant digits (so the text does not depend on the last bits of a
+    float sum). With m = float(mid) (|m - mid| <= u |m|), the slack (bound + |value - m| + u|m|)
+    is computed with a 4u relative margin and printed with 3 digits after scaling by 1.006 (a
+    3-digit rounding moves it by at most 0.5 %), so rad >= |Z - mid| whenever |Z - value| <= bound.
+
+    >>> float_ball_strings(0.123456789, 1e-5)
+    ('0.123457', '1.03e-05')
+    """
+    mid = f"{value:.6g}"
+    m = float(mid)
+    slack = (bound + abs(value - m) + 2**-52 * abs(m)) * (1 + 2**-50)
+    rad = f"{slack * 1.006:.3g}"
+    if abs(m) * (1 - 2**-50) <= float(rad) * (1 + 2**-50):
+        return None
+    return mid, rad
+
+
 def _exact(v: arb) -> Fraction:
     man, exp = v.man_exp()
     return Fraction(int(man)) * (Fraction(2) ** int(exp))
@@ -129,6 +149,32 @@ def evaluate_specs(specs: Sequence[tuple[str, str]], ladder: Sequence[int]) -> l
     for kind, text in specs:
         out.append(definite(kind, int(text) if kind == "g" else Fraction(text), ladder))
     return out
+
+
+FAST_PREC = 53  # the `prec` recorded for a sign decided by the float64 Riemann-Siegel path
+
+
+def evaluate_specs_fast(specs: Sequence[tuple[str, str]], ladder: Sequence[int]) -> tuple[list[SignedBall], tuple[int, int]]:
+    """Return the certified balls at the specs, the rigorous float path first, Arb where it leaves a sign open.
+
+    Also returns (signs decided by the fast path, points at t >= RS_MIN_T that fell back to Arb).
+    Top-level and picklable: worker processes run it.
+    """
+    from mathloop.targets.critical_line_zeros import rs_gram, rs_rigorous
+
+    grams = iter(rs_gram.gram_points([int(v) for k, v in specs if k == "g"]))
+    points = [next(grams) if k == "g" else rs_rigorous.Point.of(v) for k, v in specs]
+    out: list[SignedBall] = []
+    decided = fell_back = 0
+    for (kind, text), p, e in zip(specs, points, rs_rigorous.enclose(points)):
+        strings = float_ball_strings(e.value, e.bound) if e is not None and e.sign else None
+        if strings:
+            out.append(SignedBall(e.sign, strings[0], strings[1], FAST_PREC))
+            decided += 1
+            continue
+        fell_back += p.minus(0) >= rs_rigorous.RS_MIN_T
+        out.append(definite(kind, int(text) if kind == "g" else Fraction(text), ladder))
+    return out, (decided, fell_back)
 
 
 def z_float(t: Fraction) -> float:

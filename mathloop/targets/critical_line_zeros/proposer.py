@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from typing import Callable
+
 from mathloop.domain import payload_sha
 from mathloop.propose.base import Context, Proposal, Proposer
 from mathloop.targets.critical_line_zeros import pool
+from mathloop.targets.critical_line_zeros.certificate import TAIL, Prefix
 from mathloop.targets.critical_line_zeros.sampling import build_piece
 
 MAX_BOOST = 3
@@ -24,8 +27,11 @@ class LocalProposer(Proposer):
 
     name = "local"
 
-    def __init__(self, cap: int, chunk_gram_intervals: int, ladder: tuple[int, ...], seed: int = 0, workers: int | None = None) -> None:
+    def __init__(self, cap: int, chunk_gram_intervals: int, ladder: tuple[int, ...], seed: int = 0, workers: int | None = None,
+                 predict: Callable[[Prefix], dict[str, Any]] | None = None) -> None:
         self.cap = cap
+        self.predict = predict  # prefix -> the state check() gives: lets an executor check chunk i+1 early
+        self.last_bad: list[list[tuple[int, int | None]]] = []
         self.chunk = chunk_gram_intervals
         self.ladder = tuple(ladder)
         self.seed = seed  # the work is fully determined by the head; the seed changes nothing
@@ -54,11 +60,19 @@ class LocalProposer(Proposer):
                     owner.append(ci)
         pieces = pool.map_ordered(build_piece, jobs, workers)
         chunks: list[dict[str, Any]] = []
+        self.last_bad = []
         for ci in range(len(nominal)):
             mine = [pc for pc, o in zip(pieces, owner) if o == ci]
-            blocks = [blk for pc in mine for blk in pc["blocks"]]
+            blocks, end, bad = [], mine[0]["start"], []
+            for pc in mine:
+                if pc["start"] != end:
+                    break  # a merged block ran past the next piece's start: stop the chunk here
+                blocks += pc["blocks"]
+                bad += pc["bad"]
+                end = pc["end"]
             if blocks:
                 chunks.append({"start": mine[0]["start"], "blocks": blocks})
+                self.last_bad.append(bad)
         return chunks
 
     def propose(self, ctx: Context) -> list[Proposal]:
@@ -74,11 +88,33 @@ class LocalProposer(Proposer):
                 break
         else:
             return []  # every refinement level was already tried at this head
+        expects: list[dict[str, Any] | None] = [None] * len(chunks)
+        if self.predict is not None and ctx.head is not None and len(chunks) > 1:
+            st = ctx.head.state
+            prefix = Prefix(st["last_gram_index"], st["blocks_verified"], tuple(st["tail"]), st["bad_gram_points"],
+                            st["first_bad_gram"], st["longest_block"])
+            for i in range(1, len(chunks)):
+                prefix = advance(prefix, chunks[i - 1], self.last_bad[i - 1])
+                expects[i] = self.predict(prefix)
         return [
             Proposal(
                 payload=c,
                 proposer=self.name,
                 meta={"start": c["start"], "end": c["blocks"][-1]["end"], "blocks": len(c["blocks"]), "boost": boost},
+                expects_state=e,
             )
-            for c in chunks
+            for c, e in zip(chunks, expects)
         ]
+
+
+def advance(prefix: Prefix, chunk: dict[str, Any], bad: list[tuple[int, int | None]]) -> Prefix:
+    """Return the prefix the checker reaches if `chunk` verifies (bad: per block, bad Gram points and the first)."""
+    tail, nbad, first, longest, j = list(prefix.tail), prefix.bad_gram_points, prefix.first_bad_gram, prefix.longest_block, chunk["start"]
+    for blk, (n, f) in zip(chunk["blocks"], bad):
+        k = blk["end"]
+        nbad += n
+        first = f if first is None else first
+        longest = max(longest, k - j)
+        tail = [k] if blk.get("merged") else (tail + [k])[-(TAIL + 1):]
+        j = k
+    return Prefix(j, prefix.blocks_verified + len(chunk["blocks"]), tuple(tail), nbad, first, longest)

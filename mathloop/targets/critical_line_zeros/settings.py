@@ -9,9 +9,10 @@ from mathloop.contract.model import Contract, ContractError
 from mathloop.targets.critical_line_zeros.certificate import Limits
 from mathloop.targets.critical_line_zeros.verify import CheckParams
 
-# Rosser's rule first fails near g_13999525 (Brent 1979): beyond it blocks must be merged, which
-# this checker does not do, so the cap stays below.
-MAX_CAP = 13_000_000
+# Rosser's rule first fails near g_13999525 (Brent 1979); such blocks are checked as `merged` unions
+# of Gram blocks (the Turing window restarts after one). The cap keeps t below ~3.7e8, where the
+# fast path's buffers stay small; heights beyond need a user contract and a review of the limits.
+MAX_CAP = 1_000_000_000
 
 
 @dataclass(frozen=True)
@@ -40,10 +41,17 @@ def _int(contract: Contract, table: str, d: Mapping[str, Any], key: str, lo: int
     return v
 
 
+def _bool(contract: Contract, table: str, d: Mapping[str, Any], key: str, default: bool) -> bool:
+    v = d.get(key, default)
+    if not isinstance(v, bool):
+        raise ContractError(contract.path, f"{table}.{key}", "must be true or false")
+    return v
+
+
 def read_settings(contract: Contract) -> Settings:
     """Return the typed settings. Raises ContractError naming the table and key."""
     p, lim = contract.parameters, contract.target_limits  # the generic limits are validated in contract/
-    known_p = {"precision_ladder", "height_digits", "crosscheck_stride", "crosscheck_dps", "check_workers", "chunk_gram_intervals"}
+    known_p = {"precision_ladder", "height_digits", "crosscheck_stride", "crosscheck_dps", "check_workers", "chunk_gram_intervals", "fast_z"}
     known_l = {"max_gram_index", "max_blocks_per_chunk", "max_block_length", "max_points_per_block", "max_point_chars"}
     for table, d, known in (("parameters", p, known_p), ("limits", lim, known_l)):
         unknown = sorted(set(d) - known)
@@ -63,6 +71,7 @@ def read_settings(contract: Contract) -> Settings:
         crosscheck_stride=_int(contract, "parameters", p, "crosscheck_stride", 1, 10**9),
         crosscheck_dps=_int(contract, "parameters", p, "crosscheck_dps", 15, 60),
         workers=_int(contract, "parameters", p, "check_workers", 0, 256, 0),
+        fast_z=_bool(contract, "parameters", p, "fast_z", False),
     )
     limits = Limits(
         max_gram_index=_int(contract, "limits", lim, "max_gram_index", 1, MAX_CAP),

@@ -15,7 +15,8 @@ from mathloop.targets.base import ChainCheck, CheckerCrash, Malformed, Target
 from mathloop.targets.evidence import Outcome, assemble
 from mathloop.targets.critical_line_zeros.certificate import CERTIFICATE_FORMAT, Chunk, Prefix, parse_chunk, parse_prefix
 from mathloop.targets.critical_line_zeros.gram import expected_sign, gram_decimal, gram_floor
-from mathloop.targets.critical_line_zeros.hardy_z import arb_of, definite, theta
+from mathloop.targets.critical_line_zeros import rs_rigorous
+from mathloop.targets.critical_line_zeros.hardy_z import FAST_PREC, arb_of, definite, theta
 from mathloop.targets.critical_line_zeros.proposer import LocalProposer
 from mathloop.targets.critical_line_zeros.settings import Settings, read_settings
 from mathloop.targets.critical_line_zeros.turing import Closure, close, s_bound_holds
@@ -28,7 +29,7 @@ class CriticalLineZeros(Target):
     """Every zero of zeta with 0 < t <= T is on the critical line, T pushed up chunk by chunk."""
 
     name: ClassVar[str] = "critical-line-zeros"
-    version: ClassVar[str] = "1"
+    version: ClassVar[str] = "2"
     checks: ClassVar[Mapping[str, Trust]] = {c: Trust.RIGOROUS for c in _CHECKERS}
     # N(T) and "all zeros up to T on the line" rest on Riemann–von Mangoldt, Turing's method with
     # Trudgian's constants and Arb's enclosures; the blocks and Turing's closure make them true.
@@ -68,7 +69,14 @@ class CriticalLineZeros(Target):
 
     def local_proposer(self, seed: int) -> LocalProposer:
         s = self.settings
-        return LocalProposer(s.limits.max_gram_index, s.chunk_gram_intervals, s.check.ladder, seed, s.check.workers or None)
+        return LocalProposer(s.limits.max_gram_index, s.chunk_gram_intervals, s.check.ladder, seed, s.check.workers or None,
+                             predict=self.predicted_state)
+
+    def predicted_state(self, prefix: Prefix) -> dict[str, Any]:
+        """Return the state check() gives for a chunk that verifies and leaves `prefix` (T from g_q, no Z)."""
+        closure = close(prefix.tail)
+        height = gram_floor(closure.closed_at, self.settings.check.height_digits) if closure else None
+        return _full_state(prefix, closure, height)
 
     def check(self, parent_state: Mapping[str, Any] | None, candidate: Chunk) -> Evidence:
         """Return the evidence for the prefix extended by `candidate` (deterministic).
@@ -117,10 +125,7 @@ class CriticalLineZeros(Target):
         outcomes = {o.checker: self._outcome(o.checker, out, closure, height, open_intervals, o.bound.goal if o.bound else None)
                     for o in self.contract.checked}
         bounds = {"height": height, "count": Fraction(closure.closed_at + 1)} if closure and height is not None else {}
-        state: dict[str, Any] = dict(pre.to_json())
-        state["height"] = fraction_str(height) if height is not None else None
-        state["count"] = closure.closed_at + 1 if closure else None
-        state["turing"] = closure.to_json() if closure else None
+        state = _full_state(pre, closure, height)
         if conditional:
             state["conditional_on_parent"] = conditional
         if out.reason:
@@ -137,6 +142,10 @@ class CriticalLineZeros(Target):
             "crosscheck": {"tool": "mpmath.siegelz", "dps": p.crosscheck_dps, "stride": p.crosscheck_stride, "compared": out.crosschecked},
             "python_flint": flint.__version__,
         }
+        if p.fast_z:
+            decided, fell_back = out.fast
+            precision["fast_z"] = {"method": "riemann-siegel float64, proved bound (rs_rigorous)", "gabcke_c0": "0.127",
+                                   "min_t": rs_rigorous.RS_MIN_T, "prec_marker": FAST_PREC, "decided": decided, "fell_back_to_arb": fell_back}
         return assemble(self.contract, checker=self.name, version=self.version, outcomes=outcomes, bounds=bounds,
                         state=state, artifacts=artifacts, precision=precision, timings={})
 
@@ -207,6 +216,15 @@ class CriticalLineZeros(Target):
         if o.checker in ("height", "count") and state.get("height"):
             return f"height T = {float(Fraction(state['height'])):.9f}, N(T) = {state['count']}"
         return None
+
+
+def _full_state(pre: Prefix, closure: Closure | None, height: Fraction | None) -> dict[str, Any]:
+    """Return the evidence state of a verified prefix: its keys plus height, count and the Turing window."""
+    state: dict[str, Any] = dict(pre.to_json())
+    state["height"] = fraction_str(height) if height is not None else None
+    state["count"] = closure.closed_at + 1 if closure else None
+    state["turing"] = closure.to_json() if closure else None
+    return state
 
 
 def _compact(state: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -1,6 +1,8 @@
 """Verify one chunk of Gram blocks against the prefix it extends; rigorous Arb evaluation only.
 
-For each block [g_j, g_k): g_j and g_k are good, g_{j+1..k-1} are bad (so it is a Gram block),
+For each block [g_j, g_k): g_j and g_k are good, g_{j+1..k-1} are bad (so it is a Gram block; a
+block marked `merged` is a union of consecutive Gram blocks and may contain good points: Rosser-rule
+violations are handled by counting the union, and the Turing window restarts after it),
 every rational point lies in (g_j, g_k) (checked against rational bounds of the Gram points),
 every sign of Z is certified, and the sign changes along g_j, points..., g_k number exactly
 k - j (Rosser's rule; fewer is a refutation naming the block, more is a Rosser-rule violation
@@ -15,8 +17,8 @@ from typing import Any
 from mathloop.targets.critical_line_zeros import pool
 from mathloop.targets.critical_line_zeros.certificate import TAIL, Chunk, Prefix
 from mathloop.targets.critical_line_zeros.crosscheck import crosscheck
-from mathloop.targets.critical_line_zeros.gram import expected_sign, gram_ceil, gram_floor
-from mathloop.targets.critical_line_zeros.hardy_z import SignedBall, evaluate_specs
+from mathloop.targets.critical_line_zeros.gram import expected_sign, gram_bounds
+from mathloop.targets.critical_line_zeros.hardy_z import SignedBall, evaluate_specs, evaluate_specs_fast
 
 _PARALLEL_MIN_SPECS = 96  # below this, process start-up costs more than it saves
 
@@ -32,6 +34,8 @@ class CheckParams:
             chunk's first rational point).
         crosscheck_dps: mpmath precision of the cross-check.
         workers: processes for big chunks (0 = all cores); never changes the evidence.
+        fast_z: decide signs first by the rigorous float Riemann-Siegel path (rs_rigorous), Arb
+            only where it leaves a sign undecided (recorded with precision 53).
     """
 
     ladder: tuple[int, ...]
@@ -39,6 +43,7 @@ class CheckParams:
     crosscheck_stride: int
     crosscheck_dps: int
     workers: int
+    fast_z: bool = False
 
 
 @dataclass(frozen=True)
@@ -49,6 +54,7 @@ class ChunkOutcome:
     reason: str | None = None
     artifact: dict[str, Any] = field(default_factory=dict)
     crosschecked: int = 0
+    fast: tuple[int, int] = (0, 0)  # (signs decided by the fast path, points that fell back to Arb)
 
 
 def _label(kind: str, text: str) -> str:
@@ -59,7 +65,25 @@ def _sign_char(s: int) -> str:
     return {1: "+", -1: "-", 0: "?"}[s]
 
 
-def _evaluate(specs: list[tuple[str, str]], params: CheckParams) -> list[SignedBall]:
+
+def _evaluate(specs: list[tuple[str, str]], params: CheckParams) -> tuple[list[SignedBall], tuple[int, int]]:
+    """Return the certified ball at each spec and (fast-decided, fallen back) counts."""
+    if not params.fast_z:
+        return _evaluate_arb(specs, params), (0, 0)
+    workers = params.workers or pool.default_workers()
+    if len(specs) < _PARALLEL_MIN_SPECS or workers <= 1:
+        return evaluate_specs_fast(specs, params.ladder)
+    slices = pool.split(specs, 2 * workers)
+    parts = pool.map_ordered(_fast_slice, [(s, params.ladder) for s in slices], workers)
+    return [b for part in parts for b in part[0]], (sum(p[1][0] for p in parts), sum(p[1][1] for p in parts))
+
+
+def _fast_slice(job: tuple[list[tuple[str, str]], tuple[int, ...]]) -> tuple[list[SignedBall], tuple[int, int]]:
+    specs, ladder = job
+    return evaluate_specs_fast(specs, ladder)
+
+
+def _evaluate_arb(specs: list[tuple[str, str]], params: CheckParams) -> list[SignedBall]:
     workers = params.workers or pool.default_workers()
     if len(specs) < _PARALLEL_MIN_SPECS or workers <= 1:
         return evaluate_specs(specs, params.ladder)
@@ -94,15 +118,18 @@ def verify_chunk(chunk: Chunk, prefix: Prefix, params: CheckParams) -> ChunkOutc
     # The block structure (good ends, bad interior) needs only the Gram points: check it for every
     # block before any of the (far more numerous) rational points is evaluated.
     gram_specs = [("g", str(m)) for m in range(chunk.start, chunk.end + 1)]
-    gram = dict(zip(range(chunk.start, chunk.end + 1), _evaluate(gram_specs, params)))
+    gram_balls, fast_g = _evaluate(gram_specs, params)
+    gram = dict(zip(range(chunk.start, chunk.end + 1), gram_balls))
     j = chunk.start
     for i, blk in enumerate(chunk.blocks):
-        why = _structure(gram, j, blk.end)
+        why = _structure(gram, j, blk.end, blk.merged)
         if why:
             return ChunkOutcome(prefix, f"block {b0 + i} [g_{j}, g_{blk.end}): {why}")
         j = blk.end
     point_specs = [("q", t) for blk in chunk.blocks for t in blk.texts]
-    point_balls = iter(_evaluate(point_specs, params))
+    point_list, fast_p = _evaluate(point_specs, params)
+    point_balls = iter(point_list)
+    fast = (fast_g[0] + fast_p[0], fast_g[1] + fast_p[1])
 
     blocks_art, bad_points, first_bad, longest = [], prefix.bad_gram_points, prefix.first_bad_gram, prefix.longest_block
     j = chunk.start
@@ -122,17 +149,21 @@ def verify_chunk(chunk: Chunk, prefix: Prefix, params: CheckParams) -> ChunkOutc
             return ChunkOutcome(prefix, f"{name}: found {changes} sign change{'s' if changes != 1 else ''}, need {need}")
         if changes > need:
             return ChunkOutcome(prefix, f"{name}: found {changes} sign changes, need exactly {need} (a Rosser-rule violation; not supported by this checker)")
-        bad_here = list(range(j + 1, k))
+        bad_here = [m for m in range(j + 1, k) if gram[m].sign != expected_sign(m)]
         bad_points += len(bad_here)
         if bad_here and first_bad is None:
             first_bad = bad_here[0]
         longest = max(longest, need)
-        blocks_art.append({"block": b0 + i, "start": j, "end": k, "sign_changes": changes, "points": pts_art})
+        blocks_art.append({"block": b0 + i, "start": j, "end": k, "sign_changes": changes, "points": pts_art}
+                          | ({"merged": True} if blk.merged else {}))
         j = k
 
     checked = crosscheck(_crosscheck_subset(chunk, gram, blocks_art, params), params.crosscheck_dps)
-    boundaries = [chunk.start] + [b.end for b in chunk.blocks]
-    tail = tuple((list(prefix.tail) + boundaries[1:])[-(TAIL + 1) :])
+    tail_list = list(prefix.tail)
+    for b in chunk.blocks:
+        # Turing's window must consist of genuine Gram blocks: it restarts after a merged block.
+        tail_list = [b.end] if b.merged else (tail_list + [b.end])[-(TAIL + 1) :]
+    tail = tuple(tail_list)
     new = Prefix(
         last_gram_index=chunk.end,
         blocks_verified=prefix.blocks_verified + len(chunk.blocks),
@@ -147,10 +178,10 @@ def verify_chunk(chunk: Chunk, prefix: Prefix, params: CheckParams) -> ChunkOutc
         "blocks": blocks_art,
         "gram": [[m, b.mid, b.rad, b.prec] for m, b in sorted(gram.items())],
     }
-    return ChunkOutcome(new, None, artifact, checked)
+    return ChunkOutcome(new, None, artifact, checked, fast)
 
 
-def _structure(gram: dict[int, SignedBall], j: int, k: int) -> str | None:
+def _structure(gram: dict[int, SignedBall], j: int, k: int, merged: bool) -> str | None:
     """Return why [g_j, g_k) is not a Gram block (uncertified sign, bad end, good interior point), or None."""
     for m in range(j, k + 1):
         if gram[m].sign == 0:
@@ -160,7 +191,7 @@ def _structure(gram: dict[int, SignedBall], j: int, k: int) -> str | None:
             return (f"{role} g_{m} is a bad Gram point (Z(g_{m}) has sign {_sign_char(gram[m].sign)}); "
                     "a Gram block ends at good Gram points")
     for m in range(j + 1, k):
-        if gram[m].sign == expected_sign(m):
+        if gram[m].sign == expected_sign(m) and not merged:
             return f"g_{m} is a good Gram point inside the block; split the block there"
     return None
 
@@ -174,7 +205,7 @@ def _merge(j: int, k: int, blk, digits: int) -> tuple[list[tuple[str, int | str]
     seq: list[tuple[str, int | str]] = [("g", j)]
     if not blk.points:
         return seq + [("g", m) for m in range(j + 1, k + 1)], None
-    bounds = {m: (gram_floor(m, digits), gram_ceil(m, digits)) for m in range(j, k + 1)}
+    bounds = {m: gram_bounds(m, digits) for m in range(j, k + 1)}
     if not bounds[j][1] < blk.points[0] or not blk.points[-1] < bounds[k][0]:
         bad = blk.texts[0] if not bounds[j][1] < blk.points[0] else blk.texts[-1]
         return [], f"point {bad} is not certified inside the block"

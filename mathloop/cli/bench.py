@@ -1,0 +1,175 @@
+"""`mathloop bench SPEC.toml`: every (proposer, target, seed) in its own fresh store under one frozen protocol.
+
+Runs are ordered target, seed, proposer, so that the runs of one pair are close in time (the machine's
+load drifts). The evidence directory holds protocol.json, results.json and, per run,
+runs/<proposer>/<target>/seed-<n>/{store.db, dataset/}.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from mathloop.bench.metrics import pairs, run_row
+from mathloop.bench.spec import BenchSpec, ProposerSpec, SpecError, load_spec
+from mathloop.cli.common import console, err_console, fail, print_json
+from mathloop.contract import Contract
+from mathloop.domain import decimal_str
+from mathloop.search.loop import SeedRefused, Session, SessionLimits
+from mathloop.search.runner import ProcessRunner
+from mathloop.store.engine import make_engine
+from mathloop.store.repository import Repository
+from mathloop.targets import build_target
+
+
+def _proposer(p: ProposerSpec, spec: BenchSpec, contract: Contract, target: Any, seed: int):
+    if p.kind == "local":
+        return target.local_proposer(seed)
+    from mathloop.propose.openai_proposer import OpenAIOptions, build_openai_proposer
+
+    opts = OpenAIOptions(model=p.model, base_url=p.base_url, samples=spec.samples, temperature=spec.temperature,
+                         max_tokens=spec.max_tokens, concurrency=p.concurrency, request_timeout=p.request_timeout)
+    return build_openai_proposer(contract, target, opts, polish_seed=seed if p.kind == "openai+local" else None)
+
+
+def _export(contract: Contract, repo: Repository, run_dir: Path, spec: BenchSpec) -> str:
+    """Write the run's dataset (or its JSONL records without pyarrow); return its path relative to run_dir."""
+    from mathloop.export.dataset import DatasetError, write_dataset
+
+    try:
+        write_dataset(contract, repo, run_dir / "dataset", rewards=spec.rewards)
+        return "dataset"
+    except DatasetError:  # the ml extra is missing: the records still go into the evidence
+        from mathloop.export.records import write_records
+
+        write_records(contract, repo, run_dir / "records.jsonl")
+        return "records.jsonl"
+
+
+def _run(spec: BenchSpec, p: ProposerSpec, contract: Contract, seed: int, out: Path) -> dict[str, Any]:
+    """Run one (proposer, target, seed) in a fresh store; return its result row."""
+    run_dir = out / "runs" / p.name / contract.name / f"seed-{seed}"
+    run_dir.mkdir(parents=True)
+    repo = Repository(make_engine(str(run_dir / "store.db")))
+    target = build_target(contract)
+    try:
+        prop = _proposer(p, spec, contract, target, seed)
+    except ValueError as e:
+        fail(f"{spec.path}: proposers.{p.name}: {e}")
+    repo.ensure_contract(contract)
+    session_id = repo.start_session(contract.sha256, prop.name, seed, {"bench": spec.protocol_sha256, **p.identity()})
+    runner = ProcessRunner(float(contract.check_timeout_s))
+    try:
+        summary = Session(contract, repo, runner, session_id).run(prop, SessionLimits(spec.budget, spec.time_limit,
+                                                                                       spec.samples))
+    except SeedRefused as e:
+        fail(str(e), 1)
+    finally:
+        runner.close()
+    repo.end_session(session_id, summary.outcome)
+    records = [c for c in repo.candidates(contract.sha256) if c.session_id == session_id and c.proposer != "seed"]
+    row = run_row(proposer=p.identity(), contract=contract, seed=seed, records=records,
+                  head_bounds=summary.head.bounds, commits=summary.commits, seconds=summary.seconds,
+                  outcome=summary.outcome)
+    row["store"] = str((run_dir / "store.db").relative_to(out))
+    row["dataset"] = str((run_dir / _export(contract, repo, run_dir, spec)).relative_to(out))
+    repo.engine.dispose()
+    return row
+
+
+def _out_dir(out: Path | None, protocol_sha: str) -> Path:
+    out = out or Path(f"bench-{protocol_sha[:12]}")
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        previous = out / "results.json"
+        if previous.is_file():
+            try:
+                other = json.loads(previous.read_text()).get("protocol_sha256")
+            except (OSError, ValueError, AttributeError):
+                other = None
+            if other and other != protocol_sha:
+                fail(f"-o {out}: holds results of protocol {other[:12]}, not {protocol_sha[:12]}: results of "
+                     "different protocols are never put side by side; choose a new directory")
+        fail(f"-o {out}: exists and is not empty; choose a new directory")
+    if not out.parent.exists():
+        fail(f"-o {out}: directory {out.parent} does not exist")
+    return out
+
+
+def _write_json(path: Path, value: Any) -> None:
+    tmp = path.with_name(path.name + ".partial")
+    tmp.write_text(json.dumps(value, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def bench(
+    spec_file: Path = typer.Argument(..., help="Bench spec (TOML): [protocol] targets, budget, seeds; [[proposers]]."),
+    json_out: bool = typer.Option(False, "--json", help="Print {protocol_sha256, results, pairs} as JSON."),
+    out: Optional[Path] = typer.Option(None, "-o", "--out", help="Evidence directory (default ./bench-<protocol>)."),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="Live progress bar."),
+) -> None:
+    """Compare proposers under one frozen, hashed protocol: paired runs per seed, each in a fresh store."""
+    try:
+        spec = load_spec(spec_file)
+    except SpecError as e:
+        fail(str(e))
+    protocol, sha = spec.protocol(), spec.protocol_sha256
+    out_dir = _out_dir(out, sha)
+    out_dir.mkdir(exist_ok=True)
+    _write_json(out_dir / "protocol.json", {"protocol_sha256": sha, "protocol": protocol})
+    runs = [(c, seed, p) for c in spec.contracts for seed in spec.seeds for p in spec.proposers]
+    results: list[dict[str, Any]] = []
+    shown: Console = err_console if json_out else console
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=shown, disable=not progress, transient=json_out) as bar:
+        task = bar.add_task(f"protocol {sha[:12]}", total=len(runs))
+        for contract, seed, p in runs:
+            bar.update(task, description=f"{p.name} · {contract.name} · seed {seed}")
+            results.append(_run(spec, p, contract, seed, out_dir))
+            bar.advance(task)
+    report = {"protocol_sha256": sha, "results": results, "pairs": pairs(results, spec.contracts)}
+    _write_json(out_dir / "results.json", report)
+    if json_out:
+        print_json(report)
+    else:
+        _print(report, out_dir)
+
+
+def _print(report: dict[str, Any], out_dir: Path) -> None:
+    table = Table(title=f"protocol {report['protocol_sha256'][:16]}")
+    for col in ("proposer", "target", "seed", "cands", "progress", "malformed", "tok/cand", "best bound", "s", "evidence"):
+        table.add_column(col)
+    for r in report["results"]:
+        best = ", ".join(f"{k} {v}" for k, v in r["best_bound"].items()) or "none"
+        table.add_row(r["proposer"], r["target"], str(r["seed"]), str(r["candidates"]),
+                      f"{r['share']['progress'] + r['share']['correct']:.2f}", f"{r['malformed_share']:.2f}",
+                      "-" if r["tokens_per_candidate"] is None else str(r["tokens_per_candidate"]), best,
+                      f"{r['wall_time_s']:.1f}", r["evidence_sha256"][:12])
+    console.print(table)
+    if report["pairs"]:
+        pt = Table(title="paired differences (b − a) per seed")
+        for col in ("target", "seed", "a", "b", "bound gain", "progress", "malformed"):
+            pt.add_column(col)
+        for d in report["pairs"]:
+            gain = ", ".join(f"{k} {v['decimal']}" for k, v in d["best_bound_gain"].items()) or "-"
+            pt.add_row(d["target"], str(d["seed"]), d["a"], d["b"], gain, f"{d['progress_share']:+.2f}",
+                       f"{d['malformed_share']:+.2f}")
+        console.print(pt)
+        by_pair: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+        for d in report["pairs"]:
+            by_pair.setdefault((d["target"], d["a"], d["b"]), []).append(d)
+        for (target, a, b), ds in by_pair.items():
+            gains = {k: sum(Fraction(d["best_bound_gain"][k]["exact"]) for d in ds) / len(ds)
+                     for k in ds[0]["best_bound_gain"] if all(k in d["best_bound_gain"] for d in ds)}
+            progress = sum(d["progress_share"] for d in ds) / len(ds)
+            shown = ", ".join(f"{k} {decimal_str(v, 12)}" for k, v in gains.items()) or "no common bound"
+            console.print(f"{target}: {b} − {a}, mean over {len(ds)} seed(s): bound gain {shown}; "
+                          f"progress share {progress:+.3f}", highlight=False)
+    console.print(f"evidence: {out_dir} (protocol.json, results.json, runs/)", highlight=False)

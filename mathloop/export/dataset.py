@@ -1,0 +1,223 @@
+"""A labelled training dataset: Parquet rows of (prompt, completion, label, reward, ...), a card and a manifest.
+
+One row per recorded candidate of a lineage, oldest first. `prompt` is the chat the model proposer
+sends at the candidate's parent state (no negative examples: exactly `Environment(target,
+StoreCommit(db, parent_commit)).prompt()`), so the dataset is directly a GRPO prompt set whose
+`parent_commit` column the TRL reward function resolves. The directory is written under a temporary
+name and renamed into place: it is either complete or absent.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from collections import Counter
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from mathloop import __version__
+from mathloop.contract import Contract
+from mathloop.domain import Label, Scores, canonical_json, fraction_str
+from mathloop.env.prompting import messages_at
+from mathloop.env.rewards import RewardTable, certified_gain
+from mathloop.propose.base import Head
+from mathloop.propose.schemas import candidate_schema
+from mathloop.store.repository import CandidateRecord, Repository
+from mathloop.targets import build_target
+
+DATA_FILE = "data/train-00000-of-00001.parquet"
+COLUMNS = ("prompt", "completion", "label", "reward", "reasons", "bounds", "parent_commit", "target",
+           "contract_sha256", "evidence_sha256", "proposer", "model", "candidate_id", "session_id", "commit",
+           "payload", "created_at")
+
+
+class DatasetError(ValueError):
+    """The dataset cannot be written (missing pyarrow, occupied directory); the message says why."""
+
+
+def _pyarrow():
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise DatasetError("--dataset needs pyarrow: pip install 'mathloop[ml]'") from None
+    return pa, pq
+
+
+def schema():
+    """Return the Arrow schema of a dataset row."""
+    pa, _ = _pyarrow()
+    message = pa.struct([("role", pa.string()), ("content", pa.string())])
+    return pa.schema([
+        ("prompt", pa.list_(message)), ("completion", pa.string()), ("label", pa.string()),
+        ("reward", pa.float64()), ("reasons", pa.list_(pa.string())), ("bounds", pa.string()),
+        ("parent_commit", pa.string()), ("target", pa.string()), ("contract_sha256", pa.string()),
+        ("evidence_sha256", pa.string()), ("proposer", pa.string()), ("model", pa.string()),
+        ("candidate_id", pa.int64()), ("session_id", pa.int64()), ("commit", pa.string()),
+        ("payload", pa.string()), ("created_at", pa.string()),
+    ])
+
+
+def _completion(c: CandidateRecord) -> str:
+    """Return the model's raw reply, or the canonical payload for proposals made without a model."""
+    raw = c.meta.get("raw_response")
+    if isinstance(raw, str):
+        return raw
+    try:
+        return canonical_json(c.payload).decode("utf-8")
+    except (TypeError, ValueError):
+        return json.dumps(c.payload, sort_keys=True, default=str)
+
+
+def rows(contract: Contract, repo: Repository, rewards: RewardTable | None = None) -> Iterator[dict[str, Any]]:
+    """Yield one dataset row per candidate of the lineage, oldest first."""
+    rewards = rewards or RewardTable()
+    schema_ = candidate_schema(contract, build_target(contract))
+    heads: dict[str, Head] = {c.hash: c.as_head() for c in repo.commits(contract.sha256)}
+    prompts: dict[str | None, list[dict[str, str]]] = {}
+    for c in repo.candidates(contract.sha256):
+        head = heads.get(c.head_commit) if c.head_commit else None
+        if c.head_commit not in prompts:
+            prompts[c.head_commit] = messages_at(contract, schema_, head)
+        label = Label(c.label)
+        gain = 0
+        if c.evidence is not None and head is not None and label in (Label.CORRECT, Label.PROGRESS):
+            gain = certified_gain(contract, Scores(head.ranks, head.bounds), c.evidence)
+        bounds = {k: fraction_str(v) for k, v in sorted(c.evidence.bounds.items())} if c.evidence else {}
+        model = c.meta.get("model")
+        yield {
+            "prompt": prompts[c.head_commit], "completion": _completion(c), "label": label.value,
+            "reward": rewards.value(label, gain), "reasons": list(c.reasons),
+            "bounds": json.dumps(bounds, sort_keys=True), "parent_commit": c.head_commit, "target": contract.name,
+            "contract_sha256": contract.sha256, "evidence_sha256": c.evidence_sha, "proposer": c.proposer,
+            "model": model if isinstance(model, str) else None, "candidate_id": c.id, "session_id": c.session_id,
+            "commit": c.commit_hash, "payload": canonical_json(c.payload).decode("utf-8"), "created_at": c.created_at,
+        }
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def write_dataset(contract: Contract, repo: Repository, out: Path, *, rewards: RewardTable | None = None,
+                  progress: Callable[[], None] | None = None) -> dict[str, Any]:
+    """Write DIR/{data/*.parquet, README.md, manifest.json} atomically; return the manifest.
+
+    Raises:
+        DatasetError: pyarrow is missing, or `out` exists and is not an empty directory.
+    """
+    pa, pq = _pyarrow()
+    rewards = rewards or RewardTable()
+    out = Path(out)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise DatasetError(f"--dataset {out}: exists and is not an empty directory (nothing written)")
+    if not out.parent.is_dir():
+        raise DatasetError(f"--dataset {out}: directory {out.parent} does not exist")
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".partial", dir=out.parent))
+    try:
+        collected: list[dict[str, Any]] = []
+        for row in rows(contract, repo, rewards):
+            collected.append(row)
+            if progress:
+                progress()
+        table = pa.Table.from_pylist(collected, schema=schema())
+        (tmp / "data").mkdir()
+        pq.write_table(table, tmp / DATA_FILE)
+        (tmp / "README.md").write_text(card(contract, collected, rewards), encoding="utf-8")
+        manifest = {
+            "format": "mathloop-dataset/1", "mathloop_version": __version__, "target": contract.name,
+            "contract_sha256": contract.sha256, "rows": len(collected),
+            "labels": dict(sorted(Counter(r["label"] for r in collected).items())),
+            "rewards": rewards.to_json(),
+            "files": {name: _sha256(tmp / name) for name in sorted(("README.md", DATA_FILE))},
+        }
+        (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        os.chmod(tmp, 0o755)
+        os.rename(tmp, out)  # atomic; onto an empty directory too
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return manifest
+
+
+def card(contract: Contract, collected: list[dict[str, Any]], rewards: RewardTable) -> str:
+    """Return the dataset card (README.md): what the rows are, what every bound rests on, how to load it."""
+    labels = Counter(r["label"] for r in collected)
+    proposers = Counter(r["proposer"] for r in collected)
+    hyps = "\n".join(f"- **{h.title}** ({h.id}): {h.statement.strip()} — {h.citation}" for h in contract.hypotheses)
+    label_rows = "\n".join(f"| {lab.value} | {labels.get(lab.value, 0)} | {rewards.value(lab):+g} |" for lab in Label)
+    prop_rows = "\n".join(f"- `{p}`: {n}" for p, n in sorted(proposers.items()))
+    return f"""---
+configs:
+- config_name: default
+  data_files:
+  - split: train
+    path: {DATA_FILE}
+tags:
+- mathloop
+- verifier
+- formal-math
+---
+
+# mathloop dataset: {contract.name}
+
+{contract.title}
+
+Every candidate ever proposed for this lineage, labelled by mathloop's deterministic checkers and its
+commit rule (strict progress in the product order of ranks and certified bounds). {len(collected)} rows.
+
+| | |
+|---|---|
+| target | `{contract.name}` (implementation `{contract.target}`) |
+| contract sha256 | `{contract.sha256}` |
+| exported by | mathloop {__version__} |
+
+## Labels and rewards
+
+| label | rows | reward |
+|---|---|---|
+{label_rows}
+
+`reward` is the reward table below applied to the label{' (plus the scaled certified gain)' if rewards.gain_scale else ''}:
+`{json.dumps(rewards.to_json(), sort_keys=True)}`. `malformed` rows failed extraction, the schema or a limit;
+`error` rows are checker failures (timeouts, crashes), not properties of the candidate.
+
+## Hypotheses every certified bound rests on
+
+A bound in `bounds` is proved by exact or rigorous checks *given* these published results; they are
+never "verified" here:
+
+{hyps or "- none"}
+
+## Columns
+
+- `prompt`: the chat messages (`role`, `content`) `mathloop run --proposer openai` sends at the parent
+  state, without negative examples.
+- `completion`: the model's raw reply, or the canonical payload JSON for proposals made without a model.
+- `label`, `reward`, `reasons` (the checkers' and the gate's words), `bounds` (JSON: exact certified
+  values of the candidate's state), `evidence_sha256` (sha256 of the evidence's canonical bytes).
+- `parent_commit`, `commit` (the commit the candidate created, if it passed the gate), `target`,
+  `contract_sha256`, `proposer`, `model`, `candidate_id`, `session_id`, `payload`, `created_at`.
+
+Proposers: {len(proposers)}
+{prop_rows or "- none"}
+
+## Loading
+
+```python
+from datasets import load_dataset
+
+ds = load_dataset("parquet", data_files="{DATA_FILE}", split="train")  # from this directory
+```
+
+or `pyarrow.parquet.read_table("{DATA_FILE}")`. `manifest.json` holds the sha256 of every file.
+To use it as a GRPO prompt set, score completions with
+`mathloop.integrations.trl.reward_function("{contract.name}", db=STORE)`: it reads `parent_commit`.
+"""

@@ -1,0 +1,171 @@
+"""Local proposer for `pair-correlation-rh-ceiling`: the LP dual, rationalised and backed off until certified.
+
+Configurations (1/h, A) are tried in order of size, all with a point mass at alpha = 1 (its weight
+goes to the largest value the large-x condition allows, just below 1/2). For each, the LP optimum
+(lp.solve with a small margin and a bounded number of cutting-plane rounds) is rounded to multiples
+of 10^-12 (L rounded down, nodes on [0, 1] then exactly j h - L, the other nodes clamped to >= -L,
+the weight rounded down) and pre-screened with the checker's own exact conditions and Arb
+certificate. If it fails, L is backed off: duals form a convex set, so the proposer mixes it with a
+strictly feasible dual of the same grid (the LP with a large margin) with the largest weight that
+the rigorous pre-screen accepts. A configuration that does not beat the head by the minimum improvement is
+skipped, so the proposer moves to finer grids and longer supports when it stalls. The checker
+certifies whatever is proposed; HiGHS is deterministic, so the seed is only recorded.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from fractions import Fraction
+from typing import Any
+
+from mathloop.domain import fraction_str, payload_sha
+from mathloop.propose.base import Context, Proposal, Proposer
+from mathloop.targets.pair_correlation_rh_ceiling import conditions, cross_check, lp
+from mathloop.targets.pair_correlation_rh_ceiling.arb_positivity import certify_dual_positive
+from mathloop.targets.pair_correlation_rh_ceiling.candidate import DualCandidate, Mass
+
+CONFIGS = ((5, 2), (10, 3), (10, 6), (20, 6), (20, 8), (20, 10), (30, 10), (30, 15), (40, 12), (40, 16), (50, 16),
+           (60, 16), (60, 20), (80, 20))
+TIGHT_MARGIN, TIGHT_ROUNDS = 1e-5, 40
+INNER_MARGINS, INNER_ROUNDS = (2e-2, 1e-1), 8
+DENOMINATOR = 10**12
+
+
+def rationalise(res: lp.DualLp, denominator: int = DENOMINATOR) -> DualCandidate:
+    """Return the exact candidate nearest the LP's floats that satisfies (i), (ii) and the mass rules exactly."""
+    h = Fraction(1, res.N)
+    L = Fraction(math.floor(res.L * denominator), denominator)
+    nodes = [j * h - L for j in range(res.N + 1)]
+    nodes += [max(Fraction(round(float(v) * denominator), denominator), -L) for v in res.nodes[res.N + 1:-1]]
+    nodes.append(Fraction(0))
+    w = Fraction(math.floor(res.weight * denominator), denominator)
+    if w >= Fraction(1, 2):
+        w = Fraction(1, 2) - Fraction(1, denominator)
+    return DualCandidate(h, Fraction(res.M, res.N), L, tuple(nodes), (Mass(Fraction(1), w),) if w > 0 else ())
+
+
+def convex_combination(a: DualCandidate, b: DualCandidate, lam: Fraction) -> DualCandidate:
+    """Return lam a + (1 - lam) b for duals on the same grid with masses at the same points.
+
+    The duals form a convex set (conditions (i)-(iii) are preserved, L mixes linearly), so mixing a
+    slightly infeasible dual with a strictly feasible one backs L off until (iii) holds.
+    """
+    if (a.h, a.A) != (b.h, b.A) or [m.at for m in a.masses] != [m.at for m in b.masses]:
+        raise ValueError("convex combination needs the same h, A and mass positions")
+    mix = lambda x, y: lam * x + (1 - lam) * y  # noqa: E731
+    return DualCandidate(a.h, a.A, mix(a.L, b.L), tuple(mix(x, y) for x, y in zip(a.nodes, b.nodes)),
+                         tuple(Mass(m.at, mix(m.weight, n.weight)) for m, n in zip(a.masses, b.masses)))
+
+
+def prescreen(c: DualCandidate, max_cells: int) -> bool:
+    """Return whether the checker's exact conditions and Arb certificate would accept the candidate."""
+    if not all(ok for ok, _ in (conditions.on_the_line(c), conditions.above_floor(c), conditions.supported(c),
+                                conditions.masses_ok(c))):
+        return False
+    return certify_dual_positive(c, conditions.reduced_range(c).end, max_cells=max_cells).status == "positive"
+
+
+def back_off(c: DualCandidate, interior: DualCandidate, max_cells: int, steps: int = 12) -> tuple[Fraction, DualCandidate] | None:
+    """Return (lam, lam c + (1 - lam) interior) for the largest lam = 2^-i (i < steps) that prescreens."""
+    for i in range(steps):
+        lam = Fraction(1, 2**i)
+        mixed = convex_combination(c, interior, lam)
+        if prescreen(mixed, max_cells):
+            return lam, mixed
+    return None
+
+
+def mixing_weights(c: DualCandidate, inner: DualCandidate) -> list[Fraction]:
+    """Return the lam to try for lam c + (1 - lam) inner, largest first, from the float minima of both.
+
+    f is affine in the dual, so with min f(c) = -e < 0 and min f(inner) = g > 0 the mixture is >= 0
+    for lam <= g / (g + e) (as far as floats see); the checker decides.
+    """
+    e = max(-cross_check.sample_minimum(c, Fraction(1))[1], 0.0)
+    g = cross_check.sample_minimum(inner, Fraction(1))[1]
+    lam0 = g / (g + e) if g + e > 0 else 0.5
+    return [Fraction(lam0 * s).limit_denominator(10**6) for s in (0.999, 0.99, 0.9, 0.5, 0.1)]
+
+
+def _size(state: Any) -> int:
+    """Return A/h of a head state (0 if unreadable): the proposer only tries larger grids."""
+    try:
+        return int(Fraction(state["A"]) / Fraction(state["h"]))
+    except (KeyError, TypeError, ValueError, ZeroDivisionError):
+        return 0
+
+
+class CeilingProposer(Proposer):
+    """Deterministic LP proposer (see module doc); honours the session deadline."""
+
+    name = "local"
+
+    def __init__(self, target: Any, seed: int, configs: tuple[tuple[int, int], ...] = CONFIGS) -> None:
+        self.target = target
+        self.seed = seed
+        self.configs = configs
+        self._cache: dict[tuple[int, int], tuple[DualCandidate, float, str] | None] = {}
+
+    def stats(self) -> dict[str, Any]:
+        """Return the configurations tried and how many gave a certified-looking dual."""
+        return {"configurations": len(self._cache), "certified": sum(v is not None for v in self._cache.values())}
+
+    def _fits(self, N: int, A: int) -> bool:
+        lim = self.target.limits
+        return N <= lim.max_inv_h and A <= lim.A_max and N * A + 1 <= lim.max_nodes and lim.max_masses >= 1
+
+    def _solve(self, N: int, A: int, margin: float, rounds: int, deadline: float | None) -> DualCandidate | None:
+        res = lp.solve(N, N * A, margin=margin, max_rounds=rounds, deadline=deadline)
+        return None if res is None else rationalise(res)
+
+    def _search(self, N: int, A: int, deadline: float | None) -> tuple[DualCandidate, str] | None:
+        """Return (candidate that prescreens, how it was obtained) for a configuration, or None."""
+        cells = self.target.max_cells
+        tight = self._solve(N, A, TIGHT_MARGIN, TIGHT_ROUNDS, deadline)
+        if tight is None:
+            return None
+        if prescreen(tight, cells):
+            return tight, f"LP margin {TIGHT_MARGIN:g}"
+        for margin in INNER_MARGINS:  # a strictly feasible dual on the same grid, then back L off towards it
+            inner = self._solve(N, A, margin, INNER_ROUNDS, deadline)
+            if inner is None:
+                return None
+            if not prescreen(inner, cells):
+                continue
+            for lam in mixing_weights(tight, inner):
+                mixed = convex_combination(tight, inner, lam)
+                if prescreen(mixed, cells):
+                    return mixed, f"lam = {lam} of the LP (margin {TIGHT_MARGIN:g}) + the LP with margin {margin:g}"
+            return inner, f"LP margin {margin:g}"
+        return None
+
+    def _candidate(self, N: int, A: int, deadline: float | None) -> tuple[DualCandidate, float, str] | None:
+        key = (N, A)
+        if key not in self._cache:
+            got = self._search(N, A, deadline)
+            if got is None and deadline is not None and time.monotonic() >= deadline:
+                return None  # not cached: a later session with more time retries it
+            self._cache[key] = None if got is None else (got[0], float(got[0].ceiling), got[1])
+        return self._cache[key]
+
+    def propose(self, ctx: Context) -> list[Proposal]:
+        """Return the smallest configuration whose certified-looking ceiling beats the head."""
+        spec = ctx.contract.bound_spec("ceiling")
+        head = ctx.head.bounds.get("ceiling") if ctx.head else None
+        roof = None if head is None else head - spec.min_improvement
+        size = _size(ctx.head.state) if ctx.head else 0
+        for N, A in self.configs:
+            if not self._fits(N, A) or N * A <= size:  # raise 1/h and A beyond the head's grid
+                continue
+            if ctx.deadline is not None and time.monotonic() >= ctx.deadline:
+                return []
+            got = self._candidate(N, A, ctx.deadline)
+            if got is None:
+                continue
+            c, _, how = got
+            payload = c.payload()
+            if (roof is None or c.ceiling <= roof) and payload_sha(payload) not in ctx.seen:
+                return [Proposal(payload, self.name, {"h": fraction_str(c.h), "A": fraction_str(c.A),
+                                                      "how": how, "seed": self.seed})]
+        return []

@@ -1,0 +1,108 @@
+"""The reads the web view needs beyond the repository's: lineage summaries and pages of candidates."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import func
+from sqlmodel import Session, col, select
+
+from mathloop.contract import Contract, ContractError, load_file
+from mathloop.store.models import CandidateRow, CommitRow, ContractRow
+from mathloop.store.repository import Repository
+
+
+@dataclass(frozen=True)
+class Lineage:
+    """One contract lineage of the store with its head (None before the root)."""
+
+    sha256: str
+    name: str
+    target: str
+    created_at: str
+    commits: int
+    head: CommitRow | None
+    labels: dict[str, int]
+
+
+@dataclass(frozen=True)
+class CandidateLine:
+    """One memory row as listed: enough to choose which to open."""
+
+    id: int
+    created_at: str
+    label: str
+    proposer: str
+    reasons: tuple[str, ...]
+    payload: str
+    commit_hash: str | None
+    session_id: int | None
+
+
+def lineages(repo: Repository, sha: str | None = None) -> list[Lineage]:
+    """Return every lineage in the store (or only the one with this contract hash), by name."""
+    with Session(repo.engine) as s:
+        q = select(ContractRow).order_by(ContractRow.name, ContractRow.created_at)
+        rows = list(s.exec(q.where(ContractRow.sha256 == sha) if sha else q))
+        counts = dict(s.exec(select(CommitRow.contract_sha, func.count()).group_by(CommitRow.contract_sha)).all())
+        labels: dict[str, dict[str, int]] = {}
+        for sha, label, n in s.exec(select(CandidateRow.contract_sha, CandidateRow.label, func.count())
+                                    .group_by(CandidateRow.contract_sha, CandidateRow.label)):
+            labels.setdefault(sha, {})[label] = int(n)
+        out = []
+        for r in rows:
+            head = s.exec(select(CommitRow).where(CommitRow.contract_sha == r.sha256)
+                          .order_by(col(CommitRow.seq).desc()).limit(1)).first()
+            out.append(Lineage(r.sha256, r.name, r.target, r.created_at, int(counts.get(r.sha256, 0)), head,
+                               labels.get(r.sha256, {})))
+    return out
+
+
+def contract_row(repo: Repository, sha: str) -> ContractRow | None:
+    with Session(repo.engine) as s:
+        return s.get(ContractRow, sha)
+
+
+@lru_cache(maxsize=64)
+def _contract_from_text(name: str, sha: str, text: str) -> Contract:
+    with tempfile.TemporaryDirectory(prefix="mathloop-serve-") as d:
+        path = Path(d) / f"{name}.toml"
+        path.write_text(text, encoding="utf-8")
+        contract = load_file(path)
+    # the lineage is named by the stored hash, whatever today's loader would compute
+    return replace(contract, sha256=sha, path=Path(f"<the store's copy>/{name}.toml"))
+
+
+def stored_contract(row: ContractRow) -> Contract:
+    """Return the contract a lineage was recorded with (from its stored text). Raises ContractError."""
+    return _contract_from_text(row.name, row.sha256, row.text)
+
+
+def candidates_page(repo: Repository, sha: str, label: str | None, offset: int, limit: int) -> tuple[list[CandidateLine], int]:
+    """Return one page of the lineage's candidates (newest first), optionally of one label, and the total."""
+    with Session(repo.engine) as s:
+        where = [CandidateRow.contract_sha == sha] + ([CandidateRow.label == label] if label else [])
+        total = int(s.exec(select(func.count()).select_from(CandidateRow).where(*where)).one())
+        rows = s.exec(select(CandidateRow.id, CandidateRow.created_at, CandidateRow.label, CandidateRow.proposer,
+                             CandidateRow.reasons, CandidateRow.payload, CandidateRow.commit_hash,
+                             CandidateRow.session_id)
+                      .where(*where).order_by(col(CandidateRow.id).desc()).offset(offset).limit(limit))
+        lines = [CandidateLine(int(i), c, l, p, tuple(_json_list(r)), pl, h, sid) for i, c, l, p, r, pl, h, sid in rows]
+    return lines, total
+
+
+def _json_list(text: str) -> list[Any]:
+    try:
+        v = json.loads(text)
+    except ValueError:
+        return [text]
+    return [str(x) for x in v] if isinstance(v, list) else [str(v)]
+
+
+__all__ = ["ContractError", "Lineage", "CandidateLine", "lineages", "contract_row", "stored_contract",
+           "candidates_page"]

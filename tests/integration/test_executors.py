@@ -1,0 +1,166 @@
+"""Executors: checks of a round run at once (local pool, dask), committed in order, a killed worker loses nothing."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import Future
+from pathlib import Path
+
+import pytest
+
+from mathloop.contract.load import load_contract
+from mathloop.search.executors import LocalPool, executor_for
+from mathloop.search.loop import Session, SessionLimits
+from mathloop.search.runner import CheckOutcome, InProcessRunner
+from mathloop.store.engine import make_engine
+from mathloop.store.repository import Repository
+from mathloop.targets import build_target
+from tests.support.clz import small_contract
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _mathloop(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", "from mathloop.cli.app import main; main()", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
+
+
+def _heads(db: str, contract) -> list[str]:
+    repo = Repository(make_engine(db, create=False))
+    return [c.evidence_sha for c in repo.commits(contract.sha256)]
+
+
+def test_run_with_two_workers_commits_the_same_chain_as_one_and_says_so(tmp_path):
+    path = small_contract(tmp_path, **{"chunk_gram_intervals = 320": "chunk_gram_intervals = 64"})
+    one, two = str(tmp_path / "one.db"), str(tmp_path / "two.db")
+    r1 = _mathloop("run", str(path), "--db", one, "--budget", "5", "--samples", "1", "--no-lean", "--no-progress")
+    r2 = _mathloop("run", str(path), "--db", two, "--budget", "5", "--workers", "2", "--no-lean", "--no-progress")
+    assert r1.returncode == 0 and r2.returncode == 0, r1.stdout + r1.stderr + r2.stdout + r2.stderr
+    assert "executor: local pool (2 workers); 4 proposals per round" in r2.stdout
+    assert "executor: local, 1 worker" in r1.stdout
+    contract = load_contract(path)
+    assert _heads(one, contract) == _heads(two, contract)
+    for db in (one, two):
+        assert _mathloop("audit", str(path), "--db", db).returncode == 0
+
+
+def test_a_bad_executor_address_is_a_clear_error(tmp_path):
+    r = _mathloop("run", "critical-line-zeros", "--db", str(tmp_path / "x.db"), "--executor", "dask://nohost", "--budget", "1")
+    assert r.returncode == 2
+    assert "--executor" in r.stderr
+
+
+class _LosingExecutor:
+    """An executor whose every first result is a lost worker (as when a worker process is killed)."""
+
+    name, workers = "losing", 2
+
+    def __init__(self) -> None:
+        self.submitted = 0
+
+    def submit(self, contract, parent_state, payload) -> Future:
+        self.submitted += 1
+        f: Future = Future()
+        f.set_result(CheckOutcome(error="checker process died (exit code -9): EOFError"))
+        return f
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_check_lost_with_its_worker_is_run_again_and_recorded_once(tmp_path):
+    contract = load_contract(small_contract(tmp_path))
+    target = build_target(contract)
+    repo = Repository(make_engine(str(tmp_path / "s.db"), create=True))
+    ex = _LosingExecutor()
+    session = Session(contract, repo, InProcessRunner(), executor=ex)
+    proposer = target.local_proposer(0)
+    proposer.workers = 1
+    summary = session.run(proposer, SessionLimits(budget=2, samples=2))
+    assert ex.submitted == 2
+    assert summary.commits == 2 and summary.labels.get("error", 0) == 0
+    assert len(repo.commits(contract.sha256)) == 3  # root + the two chunks, each recorded once
+
+
+def test_killing_a_local_pool_worker_mid_check_returns_an_error_and_the_pool_recovers(tmp_path):
+    contract = load_contract(small_contract(tmp_path, **{"chunk_gram_intervals = 320": "chunk_gram_intervals = 320"}))
+    target = build_target(contract)
+    proposer = target.local_proposer(0)
+    proposer.workers = 1
+    chunk = proposer.chunks_from(-1, 1)[0]
+    root = target.check(None, target.parse(contract.seed))
+    pool = LocalPool(1, timeout_s=120)
+    try:
+        fut = pool.submit(contract, root.state, chunk)
+        for _ in range(2000):  # kill the worker as soon as it exists: before or while it runs the check
+            if _children():
+                break
+            time.sleep(0.005)
+        for pid in _children():
+            os.kill(pid, signal.SIGKILL)  # the worker itself (its own process group may not exist yet)
+        out = fut.result(timeout=60)
+        assert out.error is not None and "died" in out.error
+        again = pool.submit(contract, root.state, chunk).result(timeout=300)
+        assert again.evidence is not None
+    finally:
+        pool.close()
+
+
+def _children() -> list[int]:
+    """Return the PIDs of this process's checker workers (named by the runner)."""
+    import multiprocessing
+
+    return [p.pid for p in multiprocessing.active_children() if p.name == "mathloop-checker" and p.pid]
+
+
+def test_executor_spec_is_validated():
+    with pytest.raises(ValueError, match="dask://HOST:PORT"):
+        executor_for("dask://nohost", 1, 10)
+    with pytest.raises(ValueError, match="unknown executor"):
+        executor_for("ray://x:1", 1, 10)
+    pool = executor_for("local", 3, 10)
+    assert pool.workers == 3
+    pool.close()
+
+
+@pytest.mark.slow
+def test_dask_cluster_of_two_workers_commits_the_same_chain_and_survives_a_killed_worker(tmp_path):
+    pytest.importorskip("distributed")
+    from distributed import LocalCluster
+
+    from mathloop.search.executors import DaskExecutor
+
+    path = small_contract(tmp_path, **{"chunk_gram_intervals = 320": "chunk_gram_intervals = 48"})
+    contract = load_contract(path)
+    target = build_target(contract)
+    ref_repo = Repository(make_engine(str(tmp_path / "ref.db"), create=True))
+    prop = target.local_proposer(0)
+    prop.workers = 1
+    Session(contract, ref_repo, InProcessRunner()).run(prop, SessionLimits(budget=8, samples=4))
+    import dask
+
+    with dask.config.set({"distributed.worker.daemon": False}), \
+            LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        ex = DaskExecutor(cluster.scheduler_address, timeout_s=120)
+        try:
+            assert ex.workers == 2
+            repo = Repository(make_engine(str(tmp_path / "dask.db"), create=True))
+            prop = target.local_proposer(0)
+            prop.workers = 1
+            # kill one worker process while the first round is in flight: dask re-runs its tasks
+            pids = list(ex.client.run(os.getpid).values())
+            session = Session(contract, repo, InProcessRunner(), executor=ex)
+            import threading
+
+            threading.Timer(1.0, lambda: os.kill(pids[0], signal.SIGKILL)).start()
+            summary = session.run(prop, SessionLimits(budget=8, samples=4))
+        finally:
+            ex.close()
+    assert summary.labels.get("error", 0) == 0
+    assert [c.evidence_sha for c in repo.commits(contract.sha256)] == [c.evidence_sha for c in ref_repo.commits(contract.sha256)]
+    db = str(tmp_path / "dask.db")
+    assert _mathloop("audit", str(path), "--db", db).returncode == 0

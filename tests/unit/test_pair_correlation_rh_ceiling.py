@@ -1,0 +1,254 @@
+"""Target `pair-correlation-rh-ceiling` (assuming RH): should-prove / should-refuse pairs, parsing, proposer."""
+
+from dataclasses import replace
+from fractions import Fraction as F
+
+import numpy as np
+import pytest
+
+from mathloop.contract.load import load_contract
+from mathloop.domain import Kind, Label, Verdict
+from mathloop.domain import Head
+from mathloop.propose.base import Context
+from mathloop.search.gate import decide
+from mathloop.targets import build_target
+from mathloop.targets.base import Malformed
+from mathloop.targets.pair_correlation_rh_ceiling import conditions, lp
+from mathloop.targets.pair_correlation_rh_ceiling.arb_positivity import DualFunction, certify_dual_positive
+from mathloop.targets.pair_correlation_rh_ceiling.candidate import DualCandidate, Mass
+from mathloop.targets.pair_correlation_rh_ceiling.cross_check import f_mpmath
+from mathloop.targets.pair_correlation_rh_ceiling.proposer import back_off, convex_combination, rationalise
+
+
+@pytest.fixture(scope="module")
+def contract():
+    return load_contract("pair-correlation-rh-ceiling")
+
+
+@pytest.fixture(scope="module")
+def target(contract):
+    return build_target(contract)
+
+
+@pytest.fixture(scope="module")
+def seed(contract):
+    return dict(contract.seed)
+
+
+@pytest.fixture(scope="module")
+def lp_dual():
+    """A tight certified dual from the LP at h = 1/10, A = 3 (ceiling about 0.72079)."""
+    return rationalise(lp.solve(10, 30, margin=1e-5))
+
+
+def verdicts(ev):
+    return {r.id: r.verdict for r in ev.results}
+
+
+def with_L(c: DualCandidate, L: F) -> DualCandidate:
+    """Return c with a new L: nodes on [0, 1] on the new line, the others clamped to >= -L."""
+    nodes = [j * c.h - L if j <= c.N else max(v, -L) for j, v in enumerate(c.nodes)]
+    nodes[-1] = F(0)
+    return replace(c, L=L, nodes=tuple(nodes))
+
+
+def test_seed_certifies_its_ceiling(target, seed):
+    ev = target.check(None, target.parse(seed))
+    assert ev.bounds == {"ceiling": F(759, 1000)}
+    assert all(r.rank == 0 for r in ev.results)
+    assert ev.artifacts["range"]["method"].startswith("period")
+
+
+def test_lp_dual_certifies_below_the_seed(target, lp_dual):
+    ev = target.check(None, target.parse(lp_dual.payload()))
+    assert ev.bounds["ceiling"] == 2 - lp_dual.L and F(7207, 10000) < ev.bounds["ceiling"] < F(7209, 10000)
+
+
+def test_refuses_a_dual_with_L_133_below_the_certified_primal(target, lp_dual):
+    # 2 - 1.33 = 0.67 < 0.67928 certified by pair-correlation-rh: no valid dual can exist
+    bad = with_L(lp_dual, F(133, 100))
+    ev = target.check(None, target.parse(bad.payload()))
+    assert verdicts(ev)["dual-nonnegative"] is Verdict.REFUTED and not ev.bounds
+    pos = ev.artifacts["positivity"]
+    t = pos["witness_t"]
+    assert pos["witness_x"] == t / bad.h and f_mpmath(bad, t, 30) < 0
+
+
+def test_refuses_a_node_on_zero_one_off_the_line(target, seed):
+    nodes = list(seed["nodes"])
+    nodes[2] = "-841001/1000000"
+    ev = target.check(None, target.parse({**seed, "nodes": nodes}))
+    assert verdicts(ev)["k-on-the-line"] is Verdict.REFUTED and not ev.bounds
+    assert "node j = 2" in " ".join(ev.result("k-on-the-line").reasons)
+
+
+def test_refuses_a_node_below_minus_L_beyond_one(target, seed):
+    nodes = list(seed["nodes"])
+    nodes[7] = "-1242/1000"
+    ev = target.check(None, target.parse({**seed, "nodes": nodes}))
+    assert verdicts(ev)["k-above-floor"] is Verdict.REFUTED and not ev.bounds
+
+
+def test_accepts_a_node_exactly_at_minus_L_beyond_one(target, seed):
+    nodes = list(seed["nodes"])
+    nodes[7] = "-1241/1000"  # (ii) allows equality; positivity decides the rest
+    ev = target.check(None, target.parse({**seed, "nodes": nodes}))
+    assert verdicts(ev)["k-above-floor"] is Verdict.PROVED
+
+
+def test_refuses_a_nonzero_last_node(target, seed):
+    nodes = list(seed["nodes"])
+    nodes[-1] = "1/1000"
+    ev = target.check(None, target.parse({**seed, "nodes": nodes}))
+    assert verdicts(ev)["k-supported"] is Verdict.REFUTED and not ev.bounds
+
+
+@pytest.mark.parametrize("masses, why", [
+    ([{"at": "1", "weight": "1/2"}], "not < 1/2"),
+    ([{"at": "9/10", "weight": "1/10"}], "< 1"),
+    ([{"at": "1", "weight": "-1/10"}], "< 0"),
+])
+def test_refuses_inadmissible_masses(target, seed, masses, why):
+    ev = target.check(None, target.parse({**seed, "masses": masses}))
+    assert verdicts(ev)["masses-admissible"] is Verdict.REFUTED and not ev.bounds
+    assert why in " ".join(ev.result("masses-admissible").reasons)
+
+
+def test_grid_lp_violation_between_grid_points_is_refused_and_its_backed_off_version_proves(target, seed):
+    # an LP that imposes (iii) only on the grid t = 0, 1/40, ..., 1 (no cutting planes)
+    grid = lp.solve(5, 10, margin=1e-6, grid_factor=4, max_rounds=1)
+    on_grid = lp.f_values(np.linspace(0, 1, 41), 0.2, grid.nodes, grid.weight, 5)
+    assert on_grid.min() > 0
+    bad = rationalise(grid, 10**9)
+    ev = target.check(None, target.parse(bad.payload()))
+    assert verdicts(ev)["dual-nonnegative"] is Verdict.REFUTED and not ev.bounds
+    t = ev.artifacts["positivity"]["witness_t"]
+    assert (t * 40).denominator != 1 and f_mpmath(bad, t, 40) < 0
+    # backing L off: a convex combination with the strictly positive seed (same grid) is a valid dual
+    lam, good = back_off(bad, target.parse(seed), target.max_cells)
+    ev2 = target.check(None, target.parse(good.payload()))
+    assert all(r.rank == 0 for r in ev2.results) and ev2.bounds["ceiling"] == 2 - good.L
+    assert good.L == lam * bad.L + (1 - lam) * F(1241, 1000) and 0 < lam < 1
+    assert verdicts(target.check(None, target.parse(convex_combination(bad, target.parse(seed), 2 * lam).payload())))[
+        "dual-nonnegative"] is Verdict.REFUTED
+
+
+def test_tail_reduction_is_used_when_the_period_is_long(target, seed):
+    c = target.parse({**seed, "masses": [{"at": "1001/1000", "weight": "1/5"}]})
+    rng = conditions.reduced_range(c)
+    assert rng.method.startswith("tail") and rng.period == 200 and rng.end == rng.tail
+    S = conditions.abs_sum(c)
+    assert rng.end**2 * (1 - 2 * F(1, 5)) * conditions.PI_SQUARED_BELOW >= c.h * S
+
+
+def test_period_of_masses_off_the_grid(target, seed):
+    c = target.parse({**seed, "masses": [{"at": "4/3", "weight": "1/10"}]})
+    assert conditions.period(c) == 3  # (4/3) / (1/5) = 20/3
+
+
+def test_arb_derivatives_match_mpmath(lp_dual):
+    import flint
+    import mpmath
+
+    fn = DualFunction(lp_dual)
+    t = F(3, 7)
+    old = flint.ctx.prec
+    flint.ctx.prec = fn.prec
+    try:
+        f0, f1, f2 = fn.at(t)
+    finally:
+        flint.ctx.prec = old
+    assert abs(float(f0.mid()) - float(f_mpmath(lp_dual, t, 40))) < 1e-20
+    with mpmath.workdps(30):
+        x0 = mpmath.mpf(3) / 7
+        d1 = mpmath.diff(lambda x: _mp_f(lp_dual, x), x0)
+        d2 = mpmath.diff(lambda x: _mp_f(lp_dual, x), x0, 2)
+    assert abs(float(f1.mid()) - float(d1)) < 1e-6 * max(1, abs(float(d1)))
+    assert abs(float(f2.mid()) - float(d2)) < 1e-6 * max(1, abs(float(d2)))
+
+
+def _mp_f(c, x):
+    import mpmath
+
+    P = mpmath.mpf(float(c.nodes[0])) + 2 * mpmath.fsum(float(v) * mpmath.cospi(2 * j * x) for j, v in enumerate(c.nodes) if j)
+    out = 1 + mpmath.mpf(float(c.h)) * mpmath.sincpi(x) ** 2 * P
+    for m in c.masses:
+        out += 2 * float(m.weight) * mpmath.cospi(2 * float(m.at / c.h) * x)
+    return out
+
+
+def test_undecided_is_unknown_never_proved(target, seed):
+    c = target.parse(seed)
+    rep = certify_dual_positive(c, F(1), max_cells=20)
+    assert rep.status == "unknown" and "limit" in rep.reason
+    # a dual touching 0 exactly at t = 0 (f(0) = 0) can never be certified by cells
+    touching = DualCandidate(F(1), F(1), F(1), (F(-1), F(0)))
+    assert certify_dual_positive(touching, F(1), max_cells=2000).status == "unknown"
+
+
+def test_value_below_class_maximum_is_refused_by_the_gate(contract, seed):
+    raised = tuple(
+        replace(o, bound=replace(o.bound, class_maximum=F(4, 5))) if o.kind is Kind.BOUND else o for o in contract.obligations
+    )
+    t = build_target(replace(contract, obligations=raised))
+    decision = decide(t.contract, None, t.check(None, t.parse(seed)))
+    assert decision.label is Label.ERROR and not decision.commits and "class maximum" in decision.reasons[0]
+
+
+def test_evidence_is_deterministic(target, seed):
+    a = target.check(None, target.parse(seed)).canonical_bytes()
+    b = target.check(None, target.parse(seed)).canonical_bytes()
+    assert a == b
+
+
+def test_statement_says_assuming_rh(contract):
+    assert "ASSUMING THE RIEMANN HYPOTHESIS" in contract.statement
+    assert {h.id for h in contract.hypotheses} == {"riemann-hypothesis", "montgomery-pair-correlation"}
+    assert all(h.citation for h in contract.hypotheses)
+    assert contract.obligation("weak-duality").kind is Kind.LEMMA
+    assert contract.obligation("ceiling-bound").title.startswith("ASSUMING RH")
+
+
+@pytest.mark.parametrize("patch, field", [
+    ({"extra": 1}, "extra"),
+    ({"h": 0.2}, "h"),
+    ({"L": 1.241}, "L"),
+    ({"h": "2/7"}, "h"),
+    ({"h": "1/1000"}, "h"),
+    ({"A": "11/10"}, "A"),
+    ({"A": "1/2"}, "A"),
+    ({"L": "1" * 60}, "L"),
+    ({"nodes": ["0"] * 3}, "nodes"),
+    ({"nodes": "0,0"}, "nodes"),
+    ({"masses": [{"at": "1", "weight": "1/10", "x": "1"}]}, "x"),
+    ({"masses": [{"at": "1", "weight": "1/100"}] * 17}, "masses"),
+    ({"masses": {"at": "1"}}, "masses"),
+    ({"masses": [{"at": "1e3", "weight": "0"}]}, "masses[0].at"),
+])
+def test_rejects_malformed_payloads(target, seed, patch, field):
+    with pytest.raises(Malformed, match=field.replace("[", r"\[").replace("]", r"\]")):
+        target.parse({**seed, **patch})
+
+
+def test_rejects_huge_digit_nodes(target, seed):
+    nodes = list(seed["nodes"])
+    nodes[8] = "-" + "3" * 50 + "/" + "1" + "0" * 50
+    with pytest.raises(Malformed, match=r"nodes\[8\]"):
+        target.parse({**seed, "nodes": nodes})
+
+
+def test_local_proposer_beats_the_head_deterministically(contract, target, seed):
+    ev = target.check(None, target.parse(seed))
+    head = Head("c0", 0, ev.state, {r.id: r.rank for r in ev.results}, ev.bounds)
+    ctx = Context(contract, head, (), (), frozenset(), 0)
+    a = target.local_proposer(0).propose(ctx)
+    b = target.local_proposer(1).propose(ctx)
+    assert len(a) == 1 and a[0].payload == b[0].payload
+    ev2 = target.check(None, target.parse(a[0].payload))
+    assert ev2.bounds["ceiling"] <= F(759, 1000) - contract.bound_spec("ceiling").min_improvement
+
+
+def test_candidate_schema_matches_the_parser(target, seed):
+    s = target.candidate_schema()
+    assert set(s["required"]) == {"h", "A", "L", "nodes"} and "masses" in s["properties"]
+    assert set(s["properties"]) == set(seed) and not s["additionalProperties"]
