@@ -15,7 +15,7 @@ import pytest
 from tests.support.procs import TAG_VAR, kill_tagged, new_tag, wait_gone
 from tests.support.toy_target import TOY_CONTRACT
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(3600)]  # ~10 min on a loaded 2-core machine
 
 ROOT = Path(__file__).resolve().parents[2]
 TOY_CLI = ROOT / "tests" / "support" / "toy_cli.py"
