@@ -3,7 +3,9 @@
 Every process mathloop starts uses one of these, so that `kill -9` of `mathloop run` leaves
 nothing behind:
 - `die_with_parent()`: Linux PR_SET_PDEATHSIG (SIGKILL when the parent thread that started us
-  exits); used as the initializer of pool workers and in `child_preexec` for subprocesses (Lean).
+  exits); used in `child_preexec` for subprocesses (Lean) and by pool workers.
+- `pool_lifeline()`: the initializer of pool workers: they die when the pool's owner dies, also when
+  they were forked by a forkserver (which outlives its owner while any of its children lives).
 - `Lifeline` + `start_reaper`: a pipe whose write end only the parent holds; a reaper process in the
   child's process group kills the whole group when it reads EOF (the parent died, however it died).
   Forked grandchildren never keep the write end open (closed after every fork).
@@ -141,6 +143,32 @@ def _max_fd() -> int:
         return max(256, min(resource.getrlimit(resource.RLIMIT_NOFILE)[0], 1 << 16))
     except (ValueError, OSError):
         return 1024
+
+
+def _pool_worker_init(reader) -> None:
+    # A pool worker started through a forkserver has the forkserver as its parent, and the forkserver
+    # stays alive as long as any of its children does: a parent-death signal alone would wait forever.
+    # So the worker also watches the pool owner's lifeline, and kills itself when it breaks.
+    die_with_parent()
+
+    def run() -> None:
+        try:
+            reader.recv_bytes()
+        except (EOFError, OSError):
+            pass
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    threading.Thread(target=run, name="mathloop-lifeline", daemon=True).start()
+
+
+def pool_lifeline() -> tuple[Callable, tuple, Lifeline]:
+    """Return (initializer, initargs, lifeline) for a process pool whose workers die with this process.
+
+    Pass the first two to the pool; keep the lifeline while the pool lives and `close()` it after
+    shutting the pool down. Works with fork and forkserver pools.
+    """
+    lifeline = Lifeline()
+    return _pool_worker_init, (lifeline.reader,), lifeline
 
 
 def fork_is_safe() -> bool:

@@ -9,7 +9,8 @@ from typing import Optional
 
 import typer
 
-from mathloop.cli.common import DB_HELP, console, fail, open_contract, open_repo
+from mathloop.cli.common import DB_HELP, TARGET_HELP, console, contract_option, fail, open_contract, open_repo
+from mathloop.search.audit import OTHER_CHAINS
 from mathloop.store.checkpoint import take
 
 
@@ -30,15 +31,16 @@ def _write_atomically(path: Path, text: str) -> None:
 
 
 def checkpoint(
-    target: str = typer.Argument(..., help="Target name or contract path."),
+    target: Optional[str] = typer.Argument(None, help=TARGET_HELP),
+    contract_file: Optional[Path] = contract_option(),
     db: Optional[str] = typer.Option(None, "--db", help=DB_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print the checkpoint as JSON."),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the checkpoint (JSON) to this file."),
 ) -> None:
     """Record where the chain is now; `mathloop audit --checkpoint FILE` later fails if it was rolled back."""
-    contract = open_contract(target)
+    contract = open_contract(target, contract_file)
     repo = open_repo(db, create=False)
-    cp = take(repo, contract.sha256)
+    cp = take(repo, contract.sha256, OTHER_CHAINS)
     text = cp.dumps()
     if out is not None:
         _write_atomically(out, text)
@@ -46,6 +48,7 @@ def checkpoint(
         typer.echo(text, nl=False)
     else:
         rows = sum(n for n, _ in cp.memory.values())
+        extra = "".join(f"; {n} row(s) of {t}" for t, (n, _) in sorted(cp.chains.items()))
         console.print(f"{contract.name}: head {cp.head or 'none'} (chain length {cp.length}); "
-                      f"{rows} memory row(s) in {len(cp.memory)} chain(s)" + (f"; written to {out}" if out else ""),
+                      f"{rows} memory row(s) in {len(cp.memory)} chain(s){extra}" + (f"; written to {out}" if out else ""),
                       highlight=False, soft_wrap=True)

@@ -8,7 +8,6 @@ file has errors, and that is an answer).
 from __future__ import annotations
 
 import os
-import resource
 import signal
 import subprocess
 import threading
@@ -16,6 +15,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
+
+from mathloop.children import child_preexec
 
 
 class LeanCrash(RuntimeError):
@@ -57,14 +58,6 @@ def kill_active() -> None:
         _kill_group(pgid)
 
 
-def _limits(memory_mb: int | None):
-    def preexec() -> None:  # runs in the child between fork and exec
-        if memory_mb:
-            limit = memory_mb * 1024 * 1024
-            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    return preexec
-
-
 def _kill_group(pgid: int) -> None:
     try:
         os.killpg(pgid, signal.SIGKILL)
@@ -83,7 +76,7 @@ def run_process(cmd: Sequence[str], *, cwd: Path, timeout_s: float, memory_mb: i
     start = time.monotonic()
     try:
         proc = subprocess.Popen(list(cmd), cwd=str(cwd), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                stdin=subprocess.DEVNULL, start_new_session=True, preexec_fn=_limits(memory_mb),
+                                stdin=subprocess.DEVNULL, start_new_session=True, preexec_fn=child_preexec(memory_mb),
                                 env=dict(env) if env is not None else None)
     except OSError as e:
         raise LeanCrash(f"cannot start {cmd[0]}: {e.strerror or e}") from None

@@ -75,8 +75,35 @@ def audit_store(contract: Contract, repo: Repository, runner: CheckRunner | None
     findings += _lean_attestations(contract, repo)
     if checkpoint is not None:
         findings += [Finding(None, checkpoint.head, why, table="checkpoint", row=checkpoint.head)
-                     for why in compare(repo, contract.sha256, checkpoint)]
+                     for why in compare(repo, contract.sha256, checkpoint, OTHER_CHAINS)]
     return AuditReport(findings, len(rows), legacy, stats, checkpoint)
+
+
+def _lean_tip(repo: Repository, contract_sha: str) -> tuple[int, str] | None:
+    from sqlmodel import Session, col, select
+
+    from mathloop.lean.attest import LeanAttestationRow, ensure_table
+
+    ensure_table(repo.engine)
+    with Session(repo.engine) as s:
+        last = s.exec(select(LeanAttestationRow).where(LeanAttestationRow.contract_sha == contract_sha)
+                      .order_by(col(LeanAttestationRow.seq).desc()).limit(1)).first()
+        return (last.seq + 1, last.hash) if last else None
+
+
+def _lean_hash_at(repo: Repository, contract_sha: str, seq: int) -> str | None:
+    from sqlmodel import Session, select
+
+    from mathloop.lean.attest import LeanAttestationRow, ensure_table
+
+    ensure_table(repo.engine)
+    with Session(repo.engine) as s:
+        return s.exec(select(LeanAttestationRow.hash).where(LeanAttestationRow.contract_sha == contract_sha,
+                                                            LeanAttestationRow.seq == seq)).first()
+
+
+# Chains beside the commits and the memory that a checkpoint also pins (rollback of Lean results).
+OTHER_CHAINS = {"lean_attestations": (_lean_tip, _lean_hash_at)}
 
 
 def _lean_attestations(contract: Contract, repo: Repository) -> list[Finding]:

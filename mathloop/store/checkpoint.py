@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from mathloop.store import raw
 from mathloop.store.repository import Repository, now
@@ -33,6 +33,7 @@ class Checkpoint:
         length: commits in the chain (head seq + 1).
         memory: {session id (None = session-less rows): (chained rows, last row hash)}.
         taken_at: when it was taken (UTC ISO-8601).
+        chains: other hash chains of the lineage by table name (e.g. lean_attestations): (rows, last hash).
     """
 
     contract_sha: str
@@ -40,6 +41,7 @@ class Checkpoint:
     length: int
     memory: Mapping[int | None, tuple[int, str]] = field(default_factory=dict)
     taken_at: str = ""
+    chains: Mapping[str, tuple[int, str]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -51,6 +53,7 @@ class Checkpoint:
             "sessions": [{"session": sid, "rows": n, "tip": tip}
                          for sid, (n, tip) in sorted(self.memory.items(), key=lambda kv: (kv[0] is not None, kv[0] or 0))],
             "taken_at": self.taken_at,
+            "chains": [{"table": t, "rows": n, "tip": tip} for t, (n, tip) in sorted(self.chains.items())],
         }
 
     @classmethod
@@ -82,20 +85,39 @@ class Checkpoint:
             if not isinstance(tip, str) or not _HEX.fullmatch(tip):
                 raise CheckpointError(f"sessions[{i}].tip: must be 64 lowercase hex digits")
             memory[sid] = (n, tip)
-        return cls(sha, head, length, memory, str(d.get("taken_at", "")))
+        chains: dict[str, tuple[int, str]] = {}
+        raw_chains = d.get("chains", [])
+        if not isinstance(raw_chains, list):
+            raise CheckpointError("chains: must be a list")
+        for i, c in enumerate(raw_chains):
+            if not isinstance(c, dict) or not isinstance(c.get("table"), str):
+                raise CheckpointError(f"chains[{i}]: must be an object with a string table")
+            n, tip = c.get("rows"), c.get("tip")
+            if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+                raise CheckpointError(f"chains[{i}].rows: must be a positive integer")
+            if not isinstance(tip, str) or not _HEX.fullmatch(tip):
+                raise CheckpointError(f"chains[{i}].tip: must be 64 lowercase hex digits")
+            chains[c["table"]] = (n, tip)
+        return cls(sha, head, length, memory, str(d.get("taken_at", "")), chains)
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), indent=1) + "\n"
 
 
-def take(repo: Repository, contract_sha: str) -> Checkpoint:
-    """Return the lineage's checkpoint now: head, length and every session chain's tip."""
+# Another hash chain of the lineage kept beside the commits: its (rows, tip), and the hash at a position.
+ChainAccess = tuple[Callable[[Repository, str], tuple[int, str] | None], Callable[[Repository, str, int], str | None]]
+
+
+def take(repo: Repository, contract_sha: str, chains: Mapping[str, ChainAccess] | None = None) -> Checkpoint:
+    """Return the lineage's checkpoint now: head, length, every session chain's tip and every other chain's."""
     head = repo.head(contract_sha)
+    tips = {name: tip for name, (tip_of, _) in (chains or {}).items() if (tip := tip_of(repo, contract_sha))}
     return Checkpoint(contract_sha, head.hash if head else None, head.seq + 1 if head else 0,
-                      raw.memory_tips(repo.engine, contract_sha), now())
+                      raw.memory_tips(repo.engine, contract_sha), now(), tips)
 
 
-def compare(repo: Repository, contract_sha: str, cp: Checkpoint) -> list[str]:
+def compare(repo: Repository, contract_sha: str, cp: Checkpoint,
+            chains: Mapping[str, ChainAccess] | None = None) -> list[str]:
     """Return why the store no longer extends the checkpoint ([] when it does)."""
     if cp.contract_sha != contract_sha:
         return [f"the checkpoint is of lineage {cp.contract_sha[:12]}, not {contract_sha[:12]}"]
@@ -116,4 +138,14 @@ def compare(repo: Repository, contract_sha: str, cp: Checkpoint) -> list[str]:
         elif row.row_hash != tip:
             problems.append(f"{who}: memory row {n - 1} (id {row.id}) differs from the checkpoint "
                             f"(stored {str(row.row_hash)[:12]}, checkpoint {tip[:12]})")
+    for name, (n, tip) in sorted(cp.chains.items()):
+        access = (chains or {}).get(name)
+        if access is None:
+            problems.append(f"{name}: the checkpoint covers this chain but this mathloop cannot read it")
+            continue
+        at = access[1](repo, contract_sha, n - 1)
+        if at is None:
+            problems.append(f"rollback of {name}: {n} row(s) at the checkpoint; row {n - 1} is gone")
+        elif at != tip:
+            problems.append(f"{name}: row {n - 1} differs from the checkpoint (stored {at[:12]}, checkpoint {tip[:12]})")
     return problems

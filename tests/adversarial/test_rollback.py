@@ -156,3 +156,18 @@ def test_legacy_store_continued_by_new_code_chains_the_new_rows(tmp_path, toy_co
 
         conn.execute(text("UPDATE candidates SET label = 'correct' WHERE label = 'regression' AND row_hash IS NOT NULL"))
     assert audit_store(toy_contract, repo, None).findings[0].field == "label"
+
+
+def test_deleted_newest_lean_attestation_is_a_rollback(store):
+    from mathloop.lean.attest import Attestation, record
+    from mathloop.search.audit import OTHER_CHAINS
+
+    for c in store.commits:
+        record(store.repo.engine, store.contract.sha256, Attestation(c.hash, "unavailable", reasons=("no Lean here",)))
+    cp = take(store.repo, store.contract.sha256, OTHER_CHAINS)
+    assert cp.chains["lean_attestations"][0] == 3
+    assert audit_with(store, Checkpoint.from_json(json.loads(cp.dumps()))) == []
+    store.sql("DELETE FROM lean_attestations WHERE seq = 2")
+    assert audit_store(store.contract, store.repo, None).findings == []  # the newest result simply looks pending
+    findings = audit_with(store, cp)
+    assert findings and "rollback of lean_attestations" in findings[0].problem

@@ -35,6 +35,7 @@ ROLLBACKS = {
     "deleted head commit": "PRAGMA foreign_keys=OFF; DELETE FROM commits WHERE seq = 2",
     "deleted newest memory rows of a killed session": "DELETE FROM candidates WHERE session_id = 2",
     "replaced head hash": "UPDATE commits SET hash = 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff' WHERE seq = 2",
+    "rewritten memory tip": "UPDATE candidates SET row_hash = 'eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee' WHERE session_id = 2",
 }
 
 

@@ -12,10 +12,11 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Callable, Sequence
 
-from mathloop.children import die_with_parent, fork_is_safe
+from mathloop.children import fork_is_safe, pool_lifeline
 
 _POOL: ProcessPoolExecutor | None = None
 _POOL_SIZE = 0
+_LIFELINE = None  # the pool workers' lifeline to this process (mathloop/children.py)
 
 
 def default_workers() -> int:
@@ -30,25 +31,28 @@ def default_workers() -> int:
 
 
 def _pool(workers: int) -> ProcessPoolExecutor:
-    global _POOL, _POOL_SIZE
+    global _POOL, _POOL_SIZE, _LIFELINE
     if _POOL is None or _POOL_SIZE != workers:
         shutdown()
         # fork is cheapest, but forking a process that runs other threads (a live progress bar)
         # can copy held locks into the child; then a clean forkserver is used instead.
         method = "fork" if fork_is_safe() else "forkserver"
         # Pool workers die with the process that started them (kill -9 of the session included).
+        init, initargs, _LIFELINE = pool_lifeline()
         _POOL = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method),
-                                    initializer=die_with_parent)
+                                    initializer=init, initargs=initargs)
         _POOL_SIZE = workers
     return _POOL
 
 
 def shutdown() -> None:
     """Stop the shared pool (idempotent)."""
-    global _POOL, _POOL_SIZE
+    global _POOL, _POOL_SIZE, _LIFELINE
     if _POOL is not None:
         _POOL.shutdown(wait=True, cancel_futures=True)
-    _POOL, _POOL_SIZE = None, 0
+    if _LIFELINE is not None:
+        _LIFELINE.close()
+    _POOL, _POOL_SIZE, _LIFELINE = None, 0, None
 
 
 atexit.register(shutdown)
