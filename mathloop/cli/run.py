@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import signal
+import time
 from pathlib import Path
 from typing import Optional
 
@@ -125,6 +126,8 @@ def run(
             with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                           console=console, disable=not progress, transient=False) as bar:
                 task = bar.add_task(bounds_text(contract, head0.bounds), total=budget)
+                if time_limit is not None:  # a check still running at the limit is cut there, not at its timeout
+                    runner.deadline = time.monotonic() + time_limit
                 summary = session.run(prop, SessionLimits(budget, time_limit, samples), _LiveProgress(bar, task, contract))
         except KeyboardInterrupt:
             repo.end_session(session_id, "interrupted")

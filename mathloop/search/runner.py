@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import time
 import traceback
 from dataclasses import dataclass
 from typing import Any, Mapping, Protocol
@@ -122,6 +123,9 @@ class ProcessRunner:
     def __init__(self, timeout_s: float, start_method: str = "forkserver") -> None:
         # forkserver by default: forking a process that runs a live progress thread can deadlock.
         self.timeout_s = timeout_s
+        # A session's --time-limit as a time.monotonic() instant: a check still running then is cut
+        # there (an `error`), so that the session's clean stop is never a whole check timeout late.
+        self.deadline: float | None = None
         self._ctx = mp.get_context(start_method)
         self._proc = None
         self._conn = None
@@ -153,7 +157,14 @@ class ProcessRunner:
         self._proc = self._conn = self._lifeline = None
 
     def check(self, contract: Contract, parent_state: Mapping[str, Any] | None, payload: Any) -> CheckOutcome:
-        return self._job((contract, parent_state, payload), self.timeout_s, CheckOutcome)
+        left = None if self.deadline is None else max(self.deadline - time.monotonic(), 1.0)
+        if left is None or left >= self.timeout_s:
+            return self._job((contract, parent_state, payload), self.timeout_s, CheckOutcome)
+        out = self._job((contract, parent_state, payload), left, CheckOutcome)
+        if out.error is not None and out.error.startswith("checker timed out"):
+            return CheckOutcome(error=f"check stopped at the session's time limit after {left:.1f} s "
+                                      "(process tree killed)")
+        return out
 
     def call(self, fn, args: tuple, timeout_s: float | None = None) -> CallOutcome:
         """Run the picklable top-level `fn(*args)` in the worker under the same kill-the-tree timeout."""

@@ -51,3 +51,28 @@ def test_checker_crash_is_an_error_value_not_an_exception(toy_contract):
 def test_malformed_payload_is_a_malformed_value(toy_contract):
     out = InProcessRunner().check(toy_contract, None, {"x": "banana"})
     assert out.malformed == "x: not a rational: 'banana'"
+
+
+def test_a_check_running_at_the_session_deadline_is_cut_there_not_at_its_timeout(toy_contract):
+    runner = ProcessRunner(120.0, start_method="fork")
+    try:
+        runner.deadline = time.monotonic() + 2.0
+        t0 = time.monotonic()
+        out = runner.check(toy_contract, None, {"x": "1/2", "sleep": 60})
+        assert out.error and "session's time limit" in out.error
+        assert time.monotonic() - t0 < 10
+        runner.deadline = None  # without a deadline the contract's timeout applies again
+        ok = runner.check(toy_contract, None, {"x": "1/2"})
+        assert ok.evidence is not None and ok.evidence.bounds["value"] == 0.5
+    finally:
+        runner.close()
+
+
+def test_a_check_that_ends_before_the_deadline_is_not_affected_by_it(toy_contract):
+    runner = ProcessRunner(120.0, start_method="fork")
+    try:
+        runner.deadline = time.monotonic() + 5.0
+        out = runner.check(toy_contract, None, {"x": "1/2", "sleep": 0.2})
+        assert out.error is None and out.evidence is not None
+    finally:
+        runner.close()
