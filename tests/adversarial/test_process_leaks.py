@@ -161,6 +161,7 @@ def test_timeout_kill_leaves_no_process_and_the_runner_recovers(tmp_path, toy_co
         kill_tagged(tag)
 
 
+@pytest.mark.slow  # heavy: runs in .ci/run's second tier; the default tier stays < 3 min
 def test_check_uses_the_run_timeout_and_leaves_no_process(tmp_path):
     (tmp_path / "toy.toml").write_text(TOY_CONTRACT, encoding="utf-8")  # limits.check_timeout_s = 5
     (tmp_path / "c.json").write_text('{"x": "1/2", "sleep": 120}', encoding="utf-8")

@@ -83,6 +83,7 @@ def _assert_clean_stop(behaviour, tmp_path: Path, *extra: str) -> float:
     return overrun
 
 
+@pytest.mark.slow  # heavy: runs in .ci/run's second tier; the default tier stays < 3 min
 def test_a_dripping_server_cannot_hold_a_session_past_its_time_limit(tmp_path: Path):
     _assert_clean_stop(_drip, tmp_path, "--request-timeout", "60", "--samples", "4", "--concurrency", "2")
 

@@ -3,9 +3,12 @@
 import json
 from fractions import Fraction
 
+import pytest
+
 from tests.integration.cli import mathloop, mathloop_json
 
 
+@pytest.mark.slow  # heavy: runs in .ci/run's second tier; the default tier stays < 3 min
 def test_session_lowers_the_ceiling_and_both_statuses_show_the_bracket(tmp_path):
     db = str(tmp_path / "store.db")
     proc = mathloop("run", "pair-correlation-rh-ceiling", "--db", db, "--budget", "2")

@@ -14,6 +14,9 @@ import pytest
 from tests.integration.cli import ROOT, invoke, mathloop, mathloop_json
 from tests.support.contracts import shipped
 
+# Real sessions through the CLI (~60 s): in .ci/run's second tier; the default tier stays < 3 min.
+pytestmark = pytest.mark.slow
+
 SEED = {"P": ["0", "1"], "Q": ["1", "-1"], "R": "13/10"}
 
 

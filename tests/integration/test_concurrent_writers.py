@@ -45,12 +45,14 @@ def check_race(tmp_path, db, toy_registered):
     return r, len(commits)
 
 
+@pytest.mark.slow  # heavy: runs in .ci/run's second tier; the default tier stays < 3 min
 def test_four_writers_on_sqlite(tmp_path, toy_registered):
     r, commits = check_race(tmp_path, str(tmp_path / "race.db"), toy_registered)
     assert commits > 1
     print(f"sqlite: {WRITERS} writers, {commits} commits, {len(r.lost)} lost races re-gated")
 
 
+@pytest.mark.slow  # heavy: runs in .ci/run's second tier; the default tier stays < 3 min
 @pytest.mark.postgres_live
 @pytest.mark.skipif(unavailable_reason() is not None, reason=unavailable_reason() or "")
 def test_four_writers_on_postgresql(tmp_path, toy_registered):

@@ -43,6 +43,7 @@ def _mathloop(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", "from mathloop.cli.app import main; main()", *args], cwd=cwd, capture_output=True, text=True, timeout=600)
 
 
+@pytest.mark.slow  # heavy: runs in .ci/run's second tier; the default tier stays < 3 min
 def test_run_status_audit_export_and_recheck_through_the_cli(tmp_path):
     db = str(tmp_path / "z.db")
     r = _mathloop("run", "critical-line-zeros", "--db", db, "--budget", "2", "--samples", "2", cwd=ROOT)

@@ -34,6 +34,7 @@ def _heads(db: str, contract) -> list[str]:
     return [c.evidence_sha for c in repo.commits(contract.sha256)]
 
 
+@pytest.mark.slow  # heavy: runs in .ci/run's second tier; the default tier stays < 3 min
 def test_run_with_two_workers_commits_the_same_chain_as_one_and_says_so(tmp_path):
     path = small_contract(tmp_path, **{"chunk_gram_intervals = 320": "chunk_gram_intervals = 64"})
     one, two = str(tmp_path / "one.db"), str(tmp_path / "two.db")

@@ -142,6 +142,7 @@ def test_a_pair_correlation_run_shows_every_commit_checked(tmp_path):
     _report_times("pair-correlation", log)
 
 
+@pytest.mark.slow  # heavy: runs in .ci/run's second tier; the default tier stays < 3 min
 def test_without_any_lean_commits_are_unavailable_never_checked_and_the_rest_works(tmp_path):
     db = str(tmp_path / "none.db")
     proc = mathloop("run", "levinson-conrey", "--db", db, "--budget", "3", "--no-progress", env=NO_LEAN)
