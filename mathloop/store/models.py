@@ -105,18 +105,3 @@ class ArtifactRow(SQLModel, table=True):
     sha256: str = Field(primary_key=True, max_length=64)
     content: str = Field(sa_column=Column(Text, nullable=False))
     size: int
-
-
-class LeanCheckRow(SQLModel, table=True):
-    """Whether a commit's rendered Lean file was accepted by a real Lean (outside the hash chain:
-    it changes from pending to checked when a toolchain appears)."""
-
-    __tablename__ = "lean_checks"
-    commit_hash: str = Field(primary_key=True, foreign_key="commits.hash", max_length=64)
-    status: str
-    lean_version: str | None = None
-    file_sha256: str | None = None
-    axioms: str = Field(default="[]", sa_column=Column(Text, nullable=False))
-    messages: str = Field(default="[]", sa_column=Column(Text, nullable=False))
-    seconds: float | None = None
-    checked_at: str

@@ -36,7 +36,6 @@ from mathloop.store.models import (
     CandidateRow,
     CommitRow,
     ContractRow,
-    LeanCheckRow,
     SessionRow,
 )
 
@@ -400,22 +399,3 @@ class Repository:
                                                      col(CandidateRow.label).in_([l.value for l in REJECTED]))
                           .order_by(col(CandidateRow.id).desc()).limit(k))
             return tuple(Rejection(json.loads(r.payload), Label(r.label), tuple(json.loads(r.reasons))) for r in rows)
-
-    # -- Lean status (outside the chain) -----------------------------------------------------
-    def set_lean_status(self, commit_hash_: str, status: str, *, lean_version: str | None = None,
-                        file_sha256: str | None = None, axioms: Iterable[str] = (), messages: Iterable[Any] = (),
-                        seconds: float | None = None) -> None:
-        with Session(self.engine) as s:
-            row = s.get(LeanCheckRow, commit_hash_) or LeanCheckRow(commit_hash=commit_hash_, status=status,
-                                                                    checked_at=now())
-            row.status, row.lean_version, row.file_sha256 = status, lean_version, file_sha256
-            row.axioms, row.messages = json.dumps(list(axioms)), json.dumps(list(messages), default=str)
-            row.seconds, row.checked_at = seconds, now()
-            s.add(row)
-            s.commit()
-
-    def lean_statuses(self, contract_sha: str) -> dict[str, LeanCheckRow]:
-        with Session(self.engine) as s:
-            rows = s.exec(select(LeanCheckRow).join(CommitRow, CommitRow.hash == LeanCheckRow.commit_hash)
-                          .where(CommitRow.contract_sha == contract_sha))
-            return {r.commit_hash: r for r in rows}
