@@ -72,17 +72,58 @@ def read_text(path: Path | str, cap: int, what: str = "file") -> str:
     return decode_utf8(read_bytes(path, cap, what), f"{what} {path}")
 
 
+class StrictJSONError(ValueError):
+    """Text that strict JSON refuses; str() is the reason, `refused` marks valid JSON refused on principle
+    (NaN/Infinity, a duplicate key, a number where only strings are allowed) rather than broken syntax."""
+
+    def __init__(self, reason: str, *, refused: bool) -> None:
+        super().__init__(reason)
+        self.refused = refused
+
+
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for k, v in pairs:
         if k in out:
-            raise InputError(f"duplicate key {k[:80]!r}")
+            raise StrictJSONError(f"duplicate key {k[:80]!r}", refused=True)
         out[k] = v
     return out
 
 
 def _no_constant(name: str) -> Any:
-    raise InputError(f"non-finite number {name}")
+    raise StrictJSONError(f"non-finite number {name}", refused=True)
+
+
+def _no_number(text: str) -> Any:
+    raise StrictJSONError(f"JSON number {text[:20]} is not allowed; write exact rationals as strings", refused=True)
+
+
+def strict_loads(text: str, *, numbers: bool = True) -> Any:
+    """Return the JSON value of `text`, refusing NaN/Infinity, duplicate keys and (unless `numbers`) any number.
+
+    The one strict JSON parser: user files, model replies, replay lines and text payloads all use it.
+
+    >>> strict_loads('{"R": "13/10"}')
+    {'R': '13/10'}
+    >>> strict_loads('[NaN]')
+    Traceback (most recent call last):
+    ...
+    mathloop.bounded.StrictJSONError: non-finite number NaN
+
+    Raises:
+        StrictJSONError: with the reason.
+    """
+    hooks: dict[str, Any] = {} if numbers else {"parse_float": _no_number, "parse_int": _no_number}
+    try:
+        return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_no_duplicates, **hooks)
+    except StrictJSONError:
+        raise
+    except RecursionError:
+        raise StrictJSONError("nested too deeply", refused=False) from None
+    except json.JSONDecodeError as e:
+        raise StrictJSONError(f"{e.msg} (line {e.lineno}, column {e.colno})", refused=False) from None
+    except ValueError as e:  # e.g. an integer beyond Python's int-string digit limit
+        raise StrictJSONError(str(e)[:200], refused=False) from None
 
 
 def parse_json(text: str, where: str) -> Any:
@@ -96,14 +137,8 @@ def parse_json(text: str, where: str) -> Any:
     mathloop.bounded.InputError: x.json: not valid JSON: lone surrogate \\ud800 in a key at $
     """
     try:
-        value = json.loads(text, parse_constant=_no_constant, object_pairs_hook=_no_duplicates)
-    except InputError as e:
-        raise InputError(f"{where}: not valid JSON: {e}") from None
-    except RecursionError:
-        raise InputError(f"{where}: JSON nested too deeply") from None
-    except json.JSONDecodeError as e:
-        raise InputError(f"{where}: not valid JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
-    except ValueError as e:  # e.g. an integer beyond Python's int-string digit limit
+        value = strict_loads(text)
+    except StrictJSONError as e:
         raise InputError(f"{where}: not valid JSON: {e}") from None
     why = lone_surrogate(value)
     if why:

@@ -8,7 +8,7 @@ the rendered file.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy.engine import Engine
 
@@ -18,6 +18,9 @@ from mathloop.lean.check import LeanCrash, check_source
 from mathloop.lean.library import LibraryError, support_path
 from mathloop.lean.render import RenderError
 from mathloop.lean.toolchain import Toolchain, discover
+
+if TYPE_CHECKING:
+    from mathloop.targets.base import Target
 
 DEFAULT_TIMEOUT_S = 600
 
@@ -31,7 +34,7 @@ class Outcome:
     reasons: tuple[str, ...] = ()
 
 
-def check_commit(target: Any, commit_hash: str, evidence: Evidence, *, toolchain: Toolchain | None = None,
+def check_commit(target: Target, commit_hash: str, evidence: Evidence, *, toolchain: Toolchain | None = None,
                  timeout_s: float | None = None) -> Outcome:
     """Return the commit's Lean outcome (renders it, then checks it where a Lean exists)."""
     try:
@@ -40,7 +43,7 @@ def check_commit(target: Any, commit_hash: str, evidence: Evidence, *, toolchain
         why = (f"rendering failed: {e}",)
         return Outcome("refuted", attest.Attestation(commit_hash, "refuted", kind="render", reasons=why), why)
     if rendered is None:
-        why = (f"target {getattr(target, 'name', '?')} renders no Lean for this commit",)
+        why = (f"target {target.name} renders no Lean for this commit",)
         return Outcome("not_rendered", attest.Attestation(commit_hash, "not_rendered", reasons=why), why)
     tc = toolchain if toolchain is not None else discover()
     files = rendered.file_sha256s()
@@ -48,8 +51,7 @@ def check_commit(target: Any, commit_hash: str, evidence: Evidence, *, toolchain
         why = (tc.reason,)
         return Outcome("unavailable", attest.Attestation(commit_hash, "unavailable", artifact_sha256=rendered.sha256,
                                                          file_sha256s=files, reasons=why), why)
-    limits = getattr(getattr(target, "contract", None), "limits", {}) or {}
-    limit = timeout_s or float(limits.get("lean_timeout_s", DEFAULT_TIMEOUT_S))
+    limit = timeout_s or float(target.contract.lean_timeout_s or DEFAULT_TIMEOUT_S)
     try:
         support = support_path(tc)
     except LibraryError as e:
@@ -69,7 +71,7 @@ def check_commit(target: Any, commit_hash: str, evidence: Evidence, *, toolchain
     return Outcome(status, att, (res.reason,))
 
 
-def check_and_record(engine: Engine, contract_sha: str, target: Any, commit_hash: str, evidence: Evidence,
+def check_and_record(engine: Engine, contract_sha: str, target: Target, commit_hash: str, evidence: Evidence,
                      toolchain: Toolchain | None = None) -> Outcome:
     """Return the commit's outcome after appending its attestation (none for `pending`)."""
     out = check_commit(target, commit_hash, evidence, toolchain=toolchain)
@@ -78,7 +80,7 @@ def check_and_record(engine: Engine, contract_sha: str, target: Any, commit_hash
     return out
 
 
-def rerun(engine: Engine, contract_sha: str, target: Any, commits: list[tuple[str, Evidence]],
+def rerun(engine: Engine, contract_sha: str, target: Target, commits: list[tuple[str, Evidence]],
           toolchain: Toolchain | None = None) -> list[attest.Problem]:
     """Return the commits whose latest `checked`/`refuted` attestation a fresh Lean run does not reproduce."""
     last = attest.latest(engine, contract_sha)

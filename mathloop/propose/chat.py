@@ -129,6 +129,13 @@ def check_base_url(url: str) -> str:
         raise ValueError(f"base_url: {e}") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ValueError(f"base_url: expected http(s)://HOST[:PORT]/PATH, got {url!r}")
+    # The URL is stored with the session and shown in its options: a credential in it would leak there.
+    if parts.username is not None or parts.password is not None:
+        raise ValueError("base_url: credentials in the URL are refused (they would be stored with the session); "
+                         "put the key in $OPENAI_API_KEY")
+    if parts.query or parts.fragment or "?" in url or "#" in url:
+        raise ValueError("base_url: a query string or fragment is refused (the client appends the API path, and a "
+                         "key in it would be stored with the session); put the key in $OPENAI_API_KEY")
     if all(c.isdigit() or c == "." for c in parts.hostname):
         try:
             ipaddress.ip_address(parts.hostname)

@@ -7,9 +7,10 @@ free-text claims; it is never read by the gate.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
+
+from mathloop.bounded import StrictJSONError, strict_loads
 
 MAX_REPLY_CHARS = 64 * 1024
 # A JSON object can only start at one of the first few braces; beyond that the reply is noise.
@@ -32,21 +33,8 @@ class Extracted:
     outside_text: str
 
 
-def _reject_constant(name: str) -> Any:
-    raise RefusedJSON(f"non-finite number {name} in JSON")
-
-
-def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for k, v in pairs:
-        if k in out:
-            raise RefusedJSON(f"duplicate key {k!r} in JSON object")
-        out[k] = v
-    return out
-
-
 def loads_strict(text: str) -> Any:
-    """Return the JSON value of `text`, refusing NaN/Infinity and duplicate keys.
+    """Return the JSON value of `text` by the one strict parser (`bounded.strict_loads`), as a reply error.
 
     >>> loads_strict('{"R": "13/10"}')
     {'R': '13/10'}
@@ -56,15 +44,11 @@ def loads_strict(text: str) -> Any:
     mathloop.propose.extract.RefusedJSON: non-finite number NaN in JSON
     """
     try:
-        return json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_no_duplicate_keys)
-    except NotJSON:
-        raise
-    except RecursionError:
-        raise NotJSON("JSON nested too deeply") from None
-    except json.JSONDecodeError as e:
-        raise NotJSON(f"invalid JSON: {e.msg} at char {e.pos}") from None
-    except ValueError as e:  # e.g. an integer over Python's int-string limit (4300 digits)
-        raise NotJSON(f"invalid JSON: {str(e)[:200]}") from None
+        return strict_loads(text)
+    except StrictJSONError as e:
+        if e.refused:
+            raise RefusedJSON(f"{e} in JSON") from None
+        raise NotJSON(f"invalid JSON: {e}") from None
 
 
 def balanced_object_end(text: str, start: int) -> int | None:

@@ -37,6 +37,15 @@ def test_bad_base_url_is_a_clear_option_error(tmp_path):
     assert res.exit_code == 2 and "base_url" in res.stdout + res.stderr
 
 
+def test_a_key_in_the_base_url_is_refused_before_anything_is_stored(tmp_path):
+    db = tmp_path / "x.db"
+    res = invoke("run", "levinson-conrey", "--db", str(db), "--proposer", "openai", "--model", "m",
+                 "--base-url", "http://me:sk-url-secret-456@127.0.0.1:9/v1", "--budget", "1")
+    assert res.exit_code == 2 and "credentials in the URL are refused" in res.stdout + res.stderr
+    assert "sk-url-secret-456" not in res.stdout + res.stderr
+    assert not db.exists() or b"sk-url-secret-456" not in db.read_bytes()
+
+
 def test_openai_plus_local_polishes_the_models_structure(tmp_path):
     db = str(tmp_path / "p.db")
     with FakeChatServer([], default=good({"P": ["0", "1", "0"], "Q": ["1", "-1"], "R": "1"})) as server:

@@ -27,6 +27,7 @@ class StubContract:
     name: str
     sha256: str = "5" * 64
     limits: Mapping[str, Any] = field(default_factory=dict)
+    lean_timeout_s: int | None = None
 
 
 def lc_evidence(P: Sequence[str], Q: Sequence[str], R: str) -> tuple[StubContract, Evidence]:

@@ -193,6 +193,9 @@ def test_adapter_commit_is_unavailable_without_lean_checked_with_standin_pending
     class Target:
         name = "levinson-conrey"
 
+        def __init__(self):
+            self.contract = contract
+
         def lean_render(self, h, e):
             return render_commit(contract, h, e, Fraction(4, 7))
 

@@ -338,6 +338,15 @@ def test_an_unusable_base_url_is_refused_at_build_time(url: str) -> None:
         build_openai_proposer(stub_contract(), StubTarget(), OpenAIOptions(model="m", base_url=url))
 
 
+@pytest.mark.parametrize("url", ["http://user:sk-secret-key-123@127.0.0.1:8001/v1", "http://sk-secret@h/v1",
+                                 "http://h/v1?api-key=sk-secret-key-123", "http://h/v1#sk-secret-key-123",
+                                 "http://h/v1?"])
+def test_a_base_url_carrying_a_credential_is_refused_with_the_reason_and_without_the_secret(url: str) -> None:
+    with pytest.raises(ValueError, match="^base_url: .*OPENAI_API_KEY") as e:
+        build_openai_proposer(stub_contract(), StubTarget(), OpenAIOptions(model="m", base_url=url))
+    assert "secret" not in str(e.value)
+
+
 def test_consecutive_failed_rounds_stop_the_session() -> None:
     with FakeChatServer([], default=Reply({"error": "overloaded"}, 503)) as srv:
         prop = proposer(srv, max_retries=1, max_consecutive_failures=3)

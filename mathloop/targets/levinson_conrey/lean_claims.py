@@ -10,6 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Mapping
 
+from mathloop.contract.model import Contract
 from mathloop.domain import Evidence
 from mathloop.lean.render import (Claim, Definition, RenderedCommit, RenderError, frac, frac_list, integer, nat,
                                   render)
@@ -98,7 +99,7 @@ CLAIMS = (
 THETA_RANGES = {Fraction(4, 7): "conreyThetaSup", Fraction(1, 2): "levinsonThetaSup"}
 
 
-def render_commit(contract: Any, commit_hash: str, evidence: Evidence, theta_sup: Fraction) -> RenderedCommit | None:
+def render_commit(contract: Contract, commit_hash: str, evidence: Evidence, theta_sup: Fraction) -> RenderedCommit | None:
     """Return the commit's Lean rendering, or None when its evidence carries no certificate.
 
     `theta_sup` is the contract's admissible range; it must be one the support library names.
@@ -118,6 +119,6 @@ def render_commit(contract: Any, commit_hash: str, evidence: Evidence, theta_sup
         raise RenderError(f"theta_sup = {theta_sup}: no published range of that name in Mathloop.LevinsonConrey")
     if not verify_certificate(cert, Fraction(theta_sup)):
         raise RenderError("certificate does not re-verify in exact arithmetic (a checker bug)")
-    return render(target=contract.target, contract_name=getattr(contract, "name", ""),
-                  contract_sha=getattr(contract, "sha256", ""), commit_hash=commit_hash, proves=PROVES, given=GIVEN,
+    return render(target=contract.target, contract_name=contract.name,
+                  contract_sha=contract.sha256, commit_hash=commit_hash, proves=PROVES, given=GIVEN,
                   not_proved=NOT_PROVED, defs=_definitions(cert, Fraction(theta_sup)), claims=_claims(sup), support=SUPPORT)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from mathloop.bounded import StrictJSONError, strict_loads
 from mathloop.domain import fraction_str
 from mathloop.targets.base import Malformed
 from mathloop.targets.payload import PayloadSpec, Rational, RationalList
@@ -59,14 +60,6 @@ class Candidate:
         return {"P": [fraction_str(x) for x in self.P], "Q": [fraction_str(x) for x in self.Q], "R": fraction_str(self.R)}
 
 
-def _reject_constant(name: str) -> Any:
-    raise Malformed(f"payload: non-finite number {name} is not allowed")
-
-
-def _reject_number(text: str) -> Any:
-    raise Malformed(f"payload: JSON number {text[:20]} is not allowed; write exact rationals as strings")
-
-
 def spec(limits: Limits) -> PayloadSpec:
     """Return the payload spec {"P": [...], "Q": [...], "R": "..."} under the contract's limits."""
     rational = Rational(max_chars=limits.max_string_chars, max_numerator=limits.max_numerator,
@@ -91,14 +84,6 @@ def _poly(coeffs: tuple[Fraction, ...]) -> tuple[Fraction, ...]:
     return tuple(out)
 
 
-def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    keys = [k for k, _ in pairs]
-    dup = next((k for k in keys if keys.count(k) > 1), None)
-    if dup is not None:
-        raise Malformed(f"{dup}: duplicate key")
-    return dict(pairs)
-
-
 def parse_payload(payload: Any, limits: Limits) -> Candidate:
     """Return the Candidate for a JSON value (or its JSON text).
 
@@ -114,14 +99,9 @@ def parse_payload(payload: Any, limits: Limits) -> Candidate:
         if len(payload.encode("utf-8", errors="replace")) > limits.max_payload_bytes:
             raise Malformed(f"payload: larger than {limits.max_payload_bytes} bytes")
         try:
-            payload = json.loads(
-                payload, parse_float=_reject_number, parse_int=_reject_number, parse_constant=_reject_constant,
-                object_pairs_hook=_no_duplicate_keys,
-            )
-        except json.JSONDecodeError as e:
-            raise Malformed(f"payload: not valid JSON: {e.msg}") from None
-        except RecursionError:
-            raise Malformed("payload: JSON nested too deeply") from None
+            payload = strict_loads(payload, numbers=False)
+        except StrictJSONError as e:
+            raise Malformed(f"payload: {e}" if e.refused else f"payload: not valid JSON: {e}") from None
     fields = spec(limits).parse(payload)
     P, Q, R = _poly(fields["P"]), _poly(fields["Q"]), fields["R"]
     if R > limits.r_max:

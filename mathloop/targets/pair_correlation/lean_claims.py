@@ -10,6 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Mapping
 
+from mathloop.contract.model import Contract
 from mathloop.domain import Evidence
 from mathloop.lean.render import Claim, Definition, RenderedCommit, RenderError, frac, frac_list, render
 from mathloop.targets.pair_correlation.functional import functional
@@ -39,7 +40,7 @@ def _coeffs(state: Mapping[str, Any]) -> list[Fraction]:
         raise RenderError(f"state.g: expected rationals, got {g!r}") from None
 
 
-def render_commit(contract: Any, commit_hash: str, evidence: Evidence) -> RenderedCommit | None:
+def render_commit(contract: Contract, commit_hash: str, evidence: Evidence) -> RenderedCommit | None:
     """Return the commit's Lean rendering, or None when the evidence carries no moments.
 
     Raises:
@@ -70,6 +71,6 @@ def render_commit(contract: Any, commit_hash: str, evidence: Evidence) -> Render
         Definition("M", F, frac(f.M), "M(g), as stated."),
         Definition("B", F, frac(f.B), "B(g) = 2 - M(g), the certified bound, as stated."),
     ]
-    return render(target=contract.target, contract_name=getattr(contract, "name", ""),
-                  contract_sha=getattr(contract, "sha256", ""), commit_hash=commit_hash, proves=PROVES, given=GIVEN,
+    return render(target=contract.target, contract_name=contract.name,
+                  contract_sha=contract.sha256, commit_hash=commit_hash, proves=PROVES, given=GIVEN,
                   not_proved=NOT_PROVED, defs=defs, claims=(CLAIM,), support=SUPPORT)
