@@ -11,6 +11,8 @@ bomb stops at the cap); the client sees an identity-encoded body or an exception
 from __future__ import annotations
 
 import contextlib
+import ipaddress
+import socket
 import threading
 import time
 import zlib
@@ -80,6 +82,35 @@ class _DeadlineStream(httpcore.NetworkStream):
         return self._inner.get_extra_info(info)
 
 
+def _resolve(host: str, port: int, timeout: float | None) -> list[str]:
+    """Return the host's addresses, resolved within `timeout` seconds (getaddrinfo itself has no timeout).
+
+    The lookup runs on a daemon thread: a resolver that hangs past the deadline is left to finish on
+    its own, and the request fails now with ConnectTimeout instead of hanging the session.
+    """
+    try:
+        ipaddress.ip_address(host)
+        return [host]  # a literal address needs no lookup
+    except ValueError:
+        pass
+    box: dict[str, Any] = {}
+
+    def lookup() -> None:
+        try:
+            box["infos"] = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        except OSError as e:
+            box["error"] = e
+
+    worker = threading.Thread(target=lookup, name="mathloop-dns", daemon=True)
+    worker.start()
+    worker.join(timeout)
+    if worker.is_alive():
+        raise httpcore.ConnectTimeout(f"name resolution of {host[:80]!r} did not finish by the request deadline")
+    if "error" in box:
+        raise httpcore.ConnectError(f"name resolution of {host[:80]!r} failed: {box['error']}")
+    return list(dict.fromkeys(str(info[4][0]) for info in box["infos"]))
+
+
 class _DeadlineBackend(httpcore.NetworkBackend):
     """httpcore's synchronous backend with the deadline applied to connecting and to every stream."""
 
@@ -88,9 +119,16 @@ class _DeadlineBackend(httpcore.NetworkBackend):
 
     def connect_tcp(self, host: str, port: int, timeout: float | None = None, local_address: str | None = None,
                     socket_options: Any = None) -> Any:
-        stream = self._inner.connect_tcp(host, port, _left(timeout, httpcore.ConnectTimeout), local_address,
-                                         socket_options)
-        return _DeadlineStream(stream)
+        last: Exception | None = None
+        for address in _resolve(host, port, _left(timeout, httpcore.ConnectTimeout)):
+            try:  # TLS still verifies `host`: httpcore passes it to start_tls as the server name
+                stream = self._inner.connect_tcp(address, port, _left(timeout, httpcore.ConnectTimeout),
+                                                 local_address, socket_options)
+            except (httpcore.ConnectError, httpcore.ConnectTimeout) as e:
+                last = e
+                continue
+            return _DeadlineStream(stream)
+        raise last if last is not None else httpcore.ConnectError(f"no address for {host[:80]!r}")
 
     def connect_unix_socket(self, path: str, timeout: float | None = None, socket_options: Any = None) -> Any:
         return _DeadlineStream(self._inner.connect_unix_socket(path, _left(timeout, httpcore.ConnectTimeout),

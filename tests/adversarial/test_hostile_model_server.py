@@ -252,3 +252,34 @@ def test_a_hostile_retry_after_never_delays_past_the_backoff_cap(retry_after):
     with HostileServer([busy, reply(json.dumps(GOOD))]) as srv:
         [p] = proposer(srv, sleeps=sleeps, backoff_s=0.01, backoff_max_s=0.05).propose(context())
     assert p.payload == GOOD and len(sleeps) == 1 and 0 <= sleeps[0] <= 0.05, sleeps
+
+
+def test_a_hanging_name_lookup_ends_at_the_request_deadline(monkeypatch):
+    import threading
+
+    from mathloop.propose import transport
+
+    release = threading.Event()
+
+    def hang(*args, **kwargs):
+        release.wait(30)
+        raise OSError("released")
+
+    monkeypatch.setattr(transport.socket, "getaddrinfo", hang)
+    client = transport.bounded_client(timeout=30.0)
+    t0 = time.monotonic()
+    try:
+        with pytest.raises(transport.httpx.ConnectTimeout, match="name resolution of 'model.invalid'"):
+            with transport.deadline(t0 + 1.0):
+                client.get("http://model.invalid:9/v1/models")
+        assert time.monotonic() - t0 < 1.0 + MARGIN
+    finally:
+        release.set()
+        client.close()
+
+
+def test_a_named_host_is_resolved_and_answered_through_the_bounded_lookup():
+    with HostileServer([], default=reply(json.dumps(GOOD))) as srv:
+        srv.url = srv.url.replace("127.0.0.1", "localhost")
+        [p] = proposer(srv, request_timeout=5.0).propose(context())
+    assert p.malformed is None and p.payload == GOOD
