@@ -142,8 +142,16 @@ def _dask_processes(workers: int, tmp: Path):
               for i in range(workers)]
     from distributed import Client
 
-    with Client(address, timeout=60) as c:
-        c.wait_for_workers(workers, timeout=60)
+    try:
+        with Client(address, timeout=60) as c:
+            c.wait_for_workers(workers, timeout=60)
+    except BaseException:
+        for p in procs:
+            p.kill()
+        raise
+    finally:
+        for f in logs:
+            f.close()  # the children hold their own copies
     return address, procs
 
 
@@ -186,13 +194,13 @@ def executor_throughput(kind: str, budget: int, workers: int = 2) -> dict:
             if ex:
                 ex.warm(contract)  # and each worker's, as `mathloop run` does
             prop = target.local_proposer(0)
-            t0 = time.perf_counter()
             import psutil
 
             def cpu() -> float:  # CPU seconds of the session and the dask processes, checker children excluded
                 return sum(sum(psutil.Process(pid).cpu_times()[:2]) for pid in [os.getpid()] + [p.pid for p in procs])
 
             c0 = cpu()
+            t0 = time.perf_counter()
             summary = session.run(prop, SessionLimits(budget=budget, samples=2 * workers if ex else 1))
             secs = time.perf_counter() - t0
             overhead = cpu() - c0

@@ -9,7 +9,6 @@ show one linear chain, a head that only moved forward, every lost race re-gated 
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import subprocess
