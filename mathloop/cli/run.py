@@ -123,6 +123,11 @@ def run(
                           f"{head0.hash[:12]} (seq {head0.seq}): {bounds_text(contract, head0.bounds)}")
             console.print(f"[yellow]rests on:[/] {hypotheses_line(contract)}", highlight=False)
             console.print(f"executor: {pool.name if pool else 'local, 1 worker (in order)'}; {samples} proposals per round", highlight=False)
+            if pool:
+                try:  # each worker checks the seed once now, not inside the session's first round (executors.py)
+                    pool.warm(contract)
+                except Exception as e:  # only a head start: a worker that fails here fails its checks too, as errors
+                    console.print(f"[yellow]executor warm-up failed[/]: {str(e)[:200]}", highlight=False)
             with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                           console=console, disable=not progress, transient=False) as bar:
                 task = bar.add_task(bounds_text(contract, head0.bounds), total=budget)

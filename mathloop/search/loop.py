@@ -68,6 +68,8 @@ class Session:
     session_id: int | None = None
     on_commit: Callable[[CommitRecord, Evidence], None] | None = None
     executor: Executor | None = None  # checks a round's proposals concurrently (search/executors.py)
+    # commits this session made itself: a lost race also moves the session's head (to the winner's)
+    made: int = field(default=0, init=False, repr=False)
 
     def ensure_root(self) -> CommitRecord:
         """Return the head, checking and committing the contract's seed as the root if there is none."""
@@ -130,6 +132,7 @@ class Session:
             except HeadMoved:
                 head = self.repo.head(self.contract.sha256)  # another writer won: re-check and re-gate
                 continue
+            self.made += 1
             self._committed(commit, evidence)
             return commit, decision.label
         self._record(head, p, Label.ERROR, [f"head kept moving during {MAX_REGATES} re-gates"])
@@ -180,10 +183,9 @@ class Session:
                 ready = fut.result() if fut is not None and state == head.state else None
                 if ready is not None and ready.error is not None:
                     ready = None  # a lost or failed worker: the check is run again here, recorded once
-                new_head, label = self.step(head, p, ready)
-                if new_head.hash != head.hash:
-                    summary.commits += 1
-                head = new_head
+                made = self.made
+                head, label = self.step(head, p, ready)
+                summary.commits += self.made - made
                 done += 1
                 seen.add(payload_sha(p.payload))
                 summary.labels[label.value] += 1

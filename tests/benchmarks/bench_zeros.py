@@ -124,8 +124,43 @@ def prove_until(height: Fraction, workers: int, checkpoint: Path | None, resume:
             "blocks": state["blocks_verified"], "refused": refused}
 
 
+def _dask_processes(workers: int, tmp: Path):
+    """Start `dask scheduler` and `workers` × `dask worker --no-nanny --nthreads 1` as separate processes
+    (what a deployment runs); return (address, processes)."""
+    import socket
+    import subprocess
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    logs = [open(tmp / f"dask{i}.log", "wb") for i in range(workers + 1)]
+    procs = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                               "--port", str(port), "--no-dashboard"], stdout=logs[0], stderr=subprocess.STDOUT)]
+    procs += [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+                                "--no-nanny", "--no-dashboard"], stdout=logs[i + 1], stderr=subprocess.STDOUT)
+              for i in range(workers)]
+    from distributed import Client
+
+    try:
+        with Client(address, timeout=60) as c:
+            c.wait_for_workers(workers, timeout=60)
+    except BaseException:
+        for p in procs:
+            p.kill()
+        raise
+    finally:
+        for f in logs:
+            f.close()  # the children hold their own copies
+    return address, procs
+
+
 def executor_throughput(kind: str, budget: int, workers: int = 2) -> dict:
-    """Return chunks/s of a real session (SQLite store, gate, commits) with `kind` = none | local | dask."""
+    """Return chunks/s of a real session (SQLite store, gate, commits) with `kind` = none | local | dask | dask-inproc.
+
+    `dask`: a scheduler and `workers` workers as separate processes (`dask scheduler`, `dask worker`);
+    `dask-inproc`: distributed.LocalCluster, whose scheduler runs in the session's own process.
+    """
     import tempfile
 
     from mathloop.search.executors import DaskExecutor, LocalPool
@@ -140,28 +175,46 @@ def executor_throughput(kind: str, budget: int, workers: int = 2) -> dict:
         repo = Repository(make_engine(str(Path(tmp) / "x.db"), create=True))
         runner = ProcessRunner(600)
         cluster = ex = None
+        procs = []
         if kind == "local":
             ex = LocalPool(workers, 600)
-        elif kind == "dask":
+        elif kind == "dask-inproc":
             import dask
             from distributed import LocalCluster
 
             with dask.config.set({"distributed.worker.daemon": False}):
                 cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
             ex = DaskExecutor(cluster.scheduler_address, 600)
-        session = Session(contract, repo, runner, executor=ex)
-        session.ensure_root()
-        prop = target.local_proposer(0)
-        t0 = time.perf_counter()
-        summary = session.run(prop, SessionLimits(budget=budget, samples=2 * workers if ex else 1))
-        secs = time.perf_counter() - t0
-        runner.close()
-        if ex:
-            ex.close()
-        if cluster:
-            cluster.close()
+        elif kind == "dask":
+            address, procs = _dask_processes(workers, Path(tmp))
+            ex = DaskExecutor(address, 600)
+        try:
+            session = Session(contract, repo, runner, executor=ex)
+            session.ensure_root()  # warms the sequential runner's child with the seed's check
+            if ex:
+                ex.warm(contract)  # and each worker's, as `mathloop run` does
+            prop = target.local_proposer(0)
+            import psutil
+
+            def cpu() -> float:  # CPU seconds of the session and the dask processes, checker children excluded
+                return sum(sum(psutil.Process(pid).cpu_times()[:2]) for pid in [os.getpid()] + [p.pid for p in procs])
+
+            c0 = cpu()
+            t0 = time.perf_counter()
+            summary = session.run(prop, SessionLimits(budget=budget, samples=2 * workers if ex else 1))
+            secs = time.perf_counter() - t0
+            overhead = cpu() - c0
+        finally:
+            runner.close()
+            if ex:
+                ex.close()
+            if cluster:
+                cluster.close()
+            for p in procs:
+                p.terminate()
+                p.wait(30)
     return {"kind": kind, "seconds": secs, "commits": summary.commits, "rate": summary.commits / secs,
-            "height": float(summary.head.bounds.get("height", 0))}
+            "height": float(summary.head.bounds.get("height", 0)), "cpu_s": overhead}
 
 
 def main() -> None:
@@ -174,12 +227,15 @@ def main() -> None:
     ap.add_argument("--skip-per-point", action="store_true")
     ap.add_argument("--executors", type=int, default=0, metavar="CHUNKS",
                     help="only compare session throughput: sequential, local pool and dask with 2 workers, CHUNKS commits each")
+    ap.add_argument("--executor-kinds", default="none,local,dask,dask-inproc",
+                    help="which sessions --executors runs (none | local | dask | dask-inproc)")
     args = ap.parse_args()
     if args.executors:
-        for kind in ("none", "local", "dask"):
+        for kind in args.executor_kinds.split(","):
             r = executor_throughput(kind, args.executors)
-            print(f"session with executor {kind:5s}: {r['commits']} commits in {r['seconds']:.1f} s = {r['rate']:.2f} chunks/s "
-                  f"(height {r['height']:.0f})  [{load()}]", flush=True)
+            print(f"session with executor {kind:11s}: {r['commits']} commits in {r['seconds']:.1f} s = {r['rate']:.2f} chunks/s "
+                  f"(height {r['height']:.0f}); session + scheduler + worker processes used {r['cpu_s']:.1f} CPU-s "
+                  f"besides the checks  [{load()}]", flush=True)
         return
     if not args.skip_per_point:
         for h in (1e5, 1e6, 1e7):

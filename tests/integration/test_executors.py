@@ -173,3 +173,39 @@ def test_dask_cluster_of_two_workers_commits_the_same_chain_and_survives_a_kille
     assert [c.evidence_sha for c in repo.commits(contract.sha256)] == [c.evidence_sha for c in ref_repo.commits(contract.sha256)]
     db = str(tmp_path / "dask.db")
     assert _mathloop("audit", str(path), "--db", db).returncode == 0
+
+
+def test_a_dask_task_that_failed_for_good_is_an_error_outcome_the_session_re_checks():
+    from mathloop.search.executors import DaskCheck
+
+    class Lost:  # what a distributed future raises once its task was lost on too many workers
+        def result(self, timeout=None):
+            raise RuntimeError("KilledWorker: attempted to run task on 3 workers")
+
+    out = DaskCheck(Lost()).result()
+    assert out.evidence is None and out.error.startswith("dask task failed: RuntimeError: KilledWorker")
+
+
+def test_the_dask_task_returns_the_childs_pickled_outcome_and_warm_checks_the_seed_in_the_child(tmp_path):
+    import pickle
+
+    from mathloop.search.executors import check_in_child, close_worker_runners, warm_in_child
+
+    contract = load_contract(small_contract(tmp_path))
+    try:
+        assert warm_in_child(contract, 120) is True  # the seed checked in a hardened child
+        blob = check_in_child(contract, None, {"not": "a chunk"}, 120)
+        assert isinstance(blob, bytes) and pickle.loads(blob).malformed is not None
+        assert close_worker_runners() == 1  # one child, kept for the next task
+    finally:
+        close_worker_runners()
+
+
+def test_warming_a_local_pool_checks_the_seed_once_in_every_worker(tmp_path):
+    contract = load_contract(small_contract(tmp_path))
+    pool = LocalPool(2, timeout_s=120)
+    try:
+        assert pool.warm(contract) == 2
+        assert len(_children()) == 2  # both children started before the session's first round
+    finally:
+        pool.close()
