@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
+import numpy as np
 from flint import acb, arb, ctx, fmpq
 
 
@@ -105,6 +106,20 @@ def float_ball_strings(value: float, bound: float) -> tuple[str, str] | None:
     return mid, rad
 
 
+def float_ball_strings_many(values: np.ndarray, bounds: np.ndarray) -> tuple[list[str], list[str], np.ndarray]:
+    """Return float_ball_strings for whole arrays: (mids, rads, shown), shown False where it would return None.
+
+    The same operations in the same order as the scalar form (elementwise IEEE, Python's correctly
+    rounded float parsing), so the strings and the decision are identical to it.
+    """
+    mids = list(map("{:.6g}".format, values.tolist()))
+    m = np.fromiter(map(float, mids), float, len(mids))
+    slack = (bounds + np.abs(values - m) + 2**-52 * np.abs(m)) * (1 + 2**-50)
+    rads = list(map("{:.3g}".format, (slack * 1.006).tolist()))
+    r = np.fromiter(map(float, rads), float, len(rads))
+    return mids, rads, np.abs(m) * (1 - 2**-50) > r * (1 + 2**-50)
+
+
 def _exact(v: arb) -> Fraction:
     man, exp = v.man_exp()
     return Fraction(int(man)) * (Fraction(2) ** int(exp))
@@ -162,19 +177,27 @@ def evaluate_specs_fast(specs: Sequence[tuple[str, str]], ladder: Sequence[int])
     """
     from mathloop.targets.critical_line_zeros import rs_gram, rs_rigorous
 
-    grams = iter(rs_gram.gram_points([int(v) for k, v in specs if k == "g"]))
-    points = [next(grams) if k == "g" else rs_rigorous.Point.of(v) for k, v in specs]
-    out: list[SignedBall] = []
+    g_idx = [i for i, (k, _) in enumerate(specs) if k == "g"]
+    q_idx = [i for i, (k, _) in enumerate(specs) if k != "g"]
+    pts = rs_rigorous.Points.concat([rs_gram.gram_arrays([int(specs[i][1]) for i in g_idx]),
+                                     rs_rigorous.Points.of([rs_rigorous.Point.of(specs[i][1]) for i in q_idx])])
+    value, bound, ok = rs_rigorous.enclose_points(pts)
+    served = (pts.base + pts.off >= rs_rigorous.RS_MIN_T).tolist()
+    sure = ok & (np.abs(value) > bound)
+    mids, rads, shown = float_ball_strings_many(np.where(sure, value, 1.0), np.where(sure, bound, 0.0))
+    take = (sure & shown).tolist()
+    signs = np.where(value > 0, 1, -1).tolist()
+    out: list[SignedBall | None] = [None] * len(specs)
     decided = fell_back = 0
-    for (kind, text), p, e in zip(specs, points, rs_rigorous.enclose(points)):
-        strings = float_ball_strings(e.value, e.bound) if e is not None and e.sign else None
-        if strings:
-            out.append(SignedBall(e.sign, strings[0], strings[1], FAST_PREC))
+    for j, i in enumerate(g_idx + q_idx):
+        if take[j]:
+            out[i] = SignedBall(signs[j], mids[j], rads[j], FAST_PREC)
             decided += 1
             continue
-        fell_back += p.minus(0) >= rs_rigorous.RS_MIN_T
-        out.append(definite(kind, int(text) if kind == "g" else Fraction(text), ladder))
-    return out, (decided, fell_back)
+        fell_back += served[j]
+        kind, text = specs[i]
+        out[i] = definite(kind, int(text) if kind == "g" else Fraction(text), ladder)
+    return out, (decided, fell_back)  # type: ignore[return-value]
 
 
 def z_float(t: Fraction) -> float:

@@ -15,7 +15,7 @@ from typing import Sequence
 
 import numpy as np
 
-from mathloop.targets.critical_line_zeros.rs_rigorous import RS_MIN_T, U, Point, ThetaBase, gram_point
+from mathloop.targets.critical_line_zeros.rs_rigorous import RS_MIN_T, U, Point, Points, _by_base, gram_point, theta_base
 
 _PI_ERR = 1.3e-16  # |fl(pi) - pi|
 
@@ -39,28 +39,18 @@ def gram_floats(ms: Sequence[int]) -> np.ndarray:
     return out
 
 
-def gram_points(ms: Sequence[int]) -> list[Point]:
-    """Return the Point of each g_m (t* and its proved radius), Arb balls where the float route does not apply."""
+def _newton(ms: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Return (S, h*, r, good) per m: t* = S + h* exactly, |g_m - t*| <= r where good (else: use Arb's ball)."""
     m_arr = np.array(ms, dtype=float)
     guess = gram_guess(m_arr) if len(ms) else m_arr
-    out: list[Point | None] = [None] * len(ms)
-    order = sorted(range(len(ms)), key=guess.__getitem__)
-    i = 0
-    while i < len(order):
-        first = float(guess[order[i]])
-        if first < RS_MIN_T + 300:
-            out[order[i]] = gram_point(ms[order[i]])
-            i += 1
-            continue
-        width = min(256.0, first / 64)
-        s_base = math.floor(first + width)
-        j = i
-        while j < len(order) and guess[order[j]] <= s_base + width:
-            j += 1
-        idx = order[i:j]
+    s_out, h_out, r_out = np.zeros(len(ms)), np.zeros(len(ms)), np.zeros(len(ms))
+    good = np.zeros(len(ms), dtype=bool)
+    high = np.nonzero(guess >= RS_MIN_T + 300)[0]
+    for (s_base, h_abs), sub in _by_base(guess[high]).items():
+        idx = high[sub]
         h = guess[idx] - s_base
-        base = ThetaBase.at(s_base, float(np.abs(h).max()) + 1.0)
-        k = np.array([ms[q] - 2 * base.j for q in idx], dtype=float)  # exact: |k| < 2^53
+        base = theta_base(s_base, h_abs)
+        k = m_arr[idx] - 2 * base.j  # exact: |k| < 2^53
         target = k * math.pi  # |target - k pi| <= |k| (1.3e-16 + u pi)
         e_target = np.abs(k) * (_PI_ERR + U * math.pi)
         deriv = np.array([(n + 1) * c for n, c in enumerate(base.coef)])
@@ -71,11 +61,32 @@ def gram_points(ms: Sequence[int]) -> list[Point]:
         val, e_val = base.eval(h)
         delta = (np.abs(val - target) * (1 + 2 * U) + e_val + e_target + 2 * U * (np.abs(val) + np.abs(target))) * (1 + 1e-9)
         r = delta / base.d1_low * (1 + 4 * U)
-        for q, hq, rq in zip(idx, h, r):
-            if abs(hq) + rq < base.h_abs and rq < 1e-6:
-                n, d = float(hq).as_integer_ratio()  # t* = S + h* exactly
-                out[q] = Point(s_base * d + n, d, float(rq), ms[q])
-            else:
-                out[q] = gram_point(ms[q])
-        i = j
-    return out  # type: ignore[return-value]
+        s_out[idx], h_out[idx], r_out[idx] = s_base, h, r
+        good[idx] = (np.abs(h) + r < base.h_abs) & (r < 1e-6)
+    return s_out, h_out, r_out, good
+
+
+def gram_points(ms: Sequence[int]) -> list[Point]:
+    """Return the Point of each g_m (t* and its proved radius), Arb balls where the float route does not apply."""
+    s_b, h, r, good = _newton(ms)
+    out = []
+    for q, m in enumerate(ms):
+        if good[q]:
+            n, d = float(h[q]).as_integer_ratio()  # t* = S + h* exactly
+            out.append(Point(int(s_b[q]) * d + n, d, float(r[q]), m))
+        else:
+            out.append(gram_point(m))
+    return out
+
+
+def gram_arrays(ms: Sequence[int]) -> Points:
+    """Return the Points of the g_m as arrays (base S, offset h*, radius r, theta/(2 pi) = m/2), Arb balls where needed."""
+    s_b, h, r, good = _newton(ms)
+    m_arr = np.array(ms, dtype=np.int64)
+    pts = Points(s_b, h, np.zeros(len(ms)), r, 0.5 * (m_arr % 2), np.zeros(len(ms)))
+    bad = np.nonzero(~good)[0]
+    if len(bad):
+        arb_pts = Points.of([gram_point(ms[q]) for q in bad])
+        for f in ("base", "off", "e_off", "r_t", "theta_turn", "e_theta"):
+            getattr(pts, f)[bad] = getattr(arb_pts, f)
+    return pts
