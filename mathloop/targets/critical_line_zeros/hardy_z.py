@@ -11,16 +11,14 @@ A sign counts only when the ball excludes 0.
 from __future__ import annotations
 
 import decimal
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
 from flint import acb, arb, ctx, fmpq
 
 
-@dataclass(frozen=True)
-class SignedBall:
+class SignedBall(NamedTuple):
     """A certified value of Z: sign (+1, -1, or 0 = undecided), the ball as decimal strings, precision.
 
     Attributes:
@@ -28,6 +26,9 @@ class SignedBall:
         mid: decimal midpoint of an enclosing ball (Arb's printed enclosure).
         rad: decimal radius of that enclosing ball.
         prec: the Arb working precision (bits) that decided the sign.
+
+    A NamedTuple (immutable, typed) rather than a dataclass: the fast path makes one per sign, and
+    this is four times cheaper to build.
     """
 
     sign: int
@@ -185,18 +186,17 @@ def evaluate_specs_fast(specs: Sequence[tuple[str, str]], ladder: Sequence[int])
     served = (pts.base + pts.off >= rs_rigorous.RS_MIN_T).tolist()
     sure = ok & (np.abs(value) > bound)
     mids, rads, shown = float_ball_strings_many(np.where(sure, value, 1.0), np.where(sure, bound, 0.0))
-    take = (sure & shown).tolist()
     signs = np.where(value > 0, 1, -1).tolist()
     out: list[SignedBall | None] = [None] * len(specs)
-    decided = fell_back = 0
-    for j, i in enumerate(g_idx + q_idx):
-        if take[j]:
-            out[i] = SignedBall(signs[j], mids[j], rads[j], FAST_PREC)
-            decided += 1
-            continue
+    order = g_idx + q_idx
+    for j in np.nonzero(sure & shown)[0].tolist():
+        out[order[j]] = SignedBall(signs[j], mids[j], rads[j], FAST_PREC)
+    decided = int(np.count_nonzero(sure & shown))
+    fell_back = 0
+    for j in np.nonzero(~(sure & shown))[0].tolist():
         fell_back += served[j]
-        kind, text = specs[i]
-        out[i] = definite(kind, int(text) if kind == "g" else Fraction(text), ladder)
+        kind, text = specs[order[j]]
+        out[order[j]] = definite(kind, int(text) if kind == "g" else Fraction(text), ladder)
     return out, (decided, fell_back)  # type: ignore[return-value]
 
 

@@ -20,10 +20,13 @@ from mathloop.targets.critical_line_zeros.rs_rigorous import RS_MIN_T, U, Point,
 _PI_ERR = 1.3e-16  # |fl(pi) - pi|
 
 
-def gram_guess(ms: np.ndarray) -> np.ndarray:
-    """Return float approximations of g_m (Newton on the Stirling theta; not rigorous, for seeding)."""
+def gram_guess(ms: np.ndarray, iterations: int = 12) -> np.ndarray:
+    """Return float approximations of g_m (Newton on the Stirling theta; not rigorous, for seeding).
+
+    Three iterations already reach the float noise (~1e-8) from t >= 1000 on.
+    """
     t = 2 * math.pi * (ms + 1.0) / np.log(np.maximum(ms, 3.0) / 2) + 20.0
-    for _ in range(12):
+    for _ in range(iterations):
         th = t / 2 * np.log(t / (2 * math.pi)) - t / 2 - math.pi / 8 + 1 / (48 * t)
         t = t - (th - ms * math.pi) / (0.5 * np.log(t / (2 * math.pi)))
     return t
@@ -42,7 +45,7 @@ def gram_floats(ms: Sequence[int]) -> np.ndarray:
 def _newton(ms: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Return (S, h*, r, good) per m: t* = S + h* exactly, |g_m - t*| <= r where good (else: use Arb's ball)."""
     m_arr = np.array(ms, dtype=float)
-    guess = gram_guess(m_arr) if len(ms) else m_arr
+    guess = gram_guess(m_arr, 4) if len(ms) else m_arr
     s_out, h_out, r_out = np.zeros(len(ms)), np.zeros(len(ms)), np.zeros(len(ms))
     good = np.zeros(len(ms), dtype=bool)
     high = np.nonzero(guess >= RS_MIN_T + 300)[0]
@@ -54,7 +57,7 @@ def _newton(ms: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
         target = k * math.pi  # |target - k pi| <= |k| (1.3e-16 + u pi)
         e_target = np.abs(k) * (_PI_ERR + U * math.pi)
         deriv = np.array([(n + 1) * c for n, c in enumerate(base.coef)])
-        for _ in range(4):
+        for _ in range(2):  # quadratic convergence from the ~1e-8 guess; r below proves what is reached
             val, _ = base.eval(h)
             slope = np.polyval(deriv[::-1], h)
             h = h - (val - target) / slope

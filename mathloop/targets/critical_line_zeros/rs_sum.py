@@ -15,6 +15,8 @@ import math
 import numpy as np
 from flint import arb, ctx
 
+from mathloop.targets.critical_line_zeros import rs_sum_jit
+
 FIXED_P = 128  # bits of the fixed-point l_n = log n / (2 pi) for the exact reduction of T0 l_n mod 1
 _MASK = (1 << FIXED_P) - 1
 _BLOCK_ELEMS = 51_200  # terms x points per block: the two work arrays stay in L2 (fastest measured)
@@ -73,7 +75,8 @@ def main_sums(theta: np.ndarray, h0: np.ndarray, n_pt: np.ndarray, a_n: np.ndarr
     """Return S~_i with the cosine polynomial b (rs_cos), points sorted by t (so N_i is nearly constant in a block)."""
     tb = TABLES
     out = np.empty(len(theta))
-    deg = len(b) - 1
+    jit = rs_sum_jit.available() and len(b) <= 8
+    b_pad = rs_sum_jit.padded(b) if jit else None
     s = 0
     while s < len(theta):
         pb = max(1, min(len(theta) - s, _BLOCK_ELEMS // max(1, int(n_pt[s]))))
@@ -82,29 +85,41 @@ def main_sums(theta: np.ndarray, h0: np.ndarray, n_pt: np.ndarray, a_n: np.ndarr
         # Layout (terms x points): per-n columns, per-point rows; the fold then adds whole rows.
         x = buf_x[: pb * nb].reshape(nb, pb)
         y = buf_y[: pb * nb].reshape(nb, pb)
-        np.multiply(tb.ell[:nb, None], h0[None, s : s + pb], out=x)
-        np.add(x, a_n[:nb, None], out=x)
-        np.subtract(x, theta[None, s : s + pb], out=x)  # -psi~ (cos is even)
-        np.rint(x, out=y)
-        np.subtract(x, y, out=x)  # x~ = -psi~ - k, exact, |x~| <= 1/2
-        np.multiply(x, x, out=x)  # y~
-        np.multiply(x, b[deg], out=y)
-        np.add(y, b[deg - 1], out=y)
-        for j in range(deg - 2, -1, -1):
-            np.multiply(y, x, out=y)
-            np.add(y, b[j], out=y)
-        np.multiply(y, tb.w[:nb, None], out=y)
         n_lo = int(n_pt[s : s + pb].min())
-        if n_lo < nb:  # terms n > N_i are exact zeros
-            y[n_lo:] *= np.arange(n_lo + 1, nb + 1)[:, None] <= n_pt[None, s : s + pb]
-        r = nb
-        while r > 1:
-            h = r // 2
-            np.add(y[:h], y[r - h : r], out=y[:h])
-            r -= h
+        if jit:
+            rs_sum_jit.block(theta[s : s + pb], h0[s : s + pb], n_pt[s : s + pb], n_lo, a_n, tb.ell, tb.w, b_pad, y)
+        else:
+            _block(theta[s : s + pb], h0[s : s + pb], n_pt[s : s + pb], n_lo, a_n, b, x, y)
         out[s : s + pb] = y[0]
         s += pb
     return out
+
+
+def _block(theta: np.ndarray, h0: np.ndarray, n_pt: np.ndarray, n_lo: int, a_n: np.ndarray, b: tuple[float, ...],
+           x: np.ndarray, y: np.ndarray) -> None:
+    """Fill y (terms x points) with the terms and fold its rows into y[0] (the reference the jit block matches)."""
+    tb = TABLES
+    nb = y.shape[0]
+    deg = len(b) - 1
+    np.multiply(tb.ell[:nb, None], h0[None, :], out=x)
+    np.add(x, a_n[:nb, None], out=x)
+    np.subtract(x, theta[None, :], out=x)  # -psi~ (cos is even)
+    np.rint(x, out=y)
+    np.subtract(x, y, out=x)  # x~ = -psi~ - k, exact, |x~| <= 1/2
+    np.multiply(x, x, out=x)  # y~
+    np.multiply(x, b[deg], out=y)
+    np.add(y, b[deg - 1], out=y)
+    for j in range(deg - 2, -1, -1):
+        np.multiply(y, x, out=y)
+        np.add(y, b[j], out=y)
+    np.multiply(y, tb.w[:nb, None], out=y)
+    if n_lo < nb:  # terms n > N_i are exact zeros
+        y[n_lo:] *= np.arange(n_lo + 1, nb + 1)[:, None] <= n_pt[None, :]
+    r = nb
+    while r > 1:
+        h = r // 2
+        np.add(y[:h], y[r - h : r], out=y[:h])
+        r -= h
 
 
 _BUF: list[np.ndarray] = [np.zeros(0), np.zeros(0)]
