@@ -40,7 +40,7 @@ Proof of the bound (per point t; all symbols are the exact quantities, ~ marks c
    h0 = t - T0, h0~ = fl((base - T0) + off) (base - T0 exact): |h0~ - h0| <= e_h := 1.01 u |h0~| + e_off
    (+ r_t for a Gram point: the value sought is at g_m).
 2. theta(t)/(2 pi) mod 1 =: Theta. Gram point: Theta = m/2 mod 1 exactly (0 or 1/2), e_Theta = 0.
-   Rational t: S is an integer base near t, |t - S| <= H, h = t - S.
+   Rational t: S is an integer base near t, |t - S| <= H, h = t - S (S on a fixed grid: theta_grid).
    theta(S + h) = theta(S) + sum_{k=1..K} c_k h^k + R_K with c_k = theta^(k)(S)/k! (Arb series).
    For k >= 2, theta^(k)(t) = Im[(i/2)^k psi^(k-1)(1/4 + i t/2)] and, with psi^(m)(z) =
    (-1)^(m+1) m! sum_j (z+j)^-(m+1), |z + j| >= sqrt(j^2 + (t/2)^2), comparing the sum with an
@@ -93,7 +93,9 @@ Proof of the bound (per point t; all symbols are the exact quantities, ~ marks c
 
 Determinism: every step is an elementwise IEEE operation or exact integer arithmetic, and the one
 reduction (step 6) has a fixed order, so value and bound, hence which points fall back, are the
-same on every numpy build and CPU (the constants E_P, S_b are Arb upper bounds of fixed floats).
+same on every numpy build and CPU (the constants E_P, S_b are Arb upper bounds of fixed floats;
+the theta bases and the cosine degree depend on t and N alone). The compiled block (rs_sum_jit,
+numba without fast-math) performs the same operations in the same order: the same bits (tested).
 """
 
 from __future__ import annotations
@@ -322,10 +324,11 @@ def theta_grid(t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _by_base(t: np.ndarray) -> dict[tuple[int, float], np.ndarray]:
     """Return the indices of the t grouped by their theta base (S, H)."""
     s_b, h_b = theta_grid(t)
-    out: dict[tuple[int, float], np.ndarray] = {}
-    for s_v, h_v in set(zip(s_b.tolist(), h_b.tolist())):
-        out[(int(s_v), h_v)] = np.nonzero((s_b == s_v) & (h_b == h_v))[0]
-    return out
+    keys = s_b + h_b / 1024  # exact and one-to-one: S is an integer, H - 1 a power of two <= 128
+    uniq, first, inv = np.unique(keys, return_index=True, return_inverse=True)
+    order = np.argsort(inv, kind="stable")
+    parts = np.split(order, np.searchsorted(inv[order], np.arange(1, len(uniq))))
+    return {(int(s_b[f]), float(h_b[f])): idx for f, idx in zip(first.tolist(), parts)}
 
 
 @lru_cache(maxsize=256)

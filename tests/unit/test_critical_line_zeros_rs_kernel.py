@@ -1,0 +1,110 @@
+"""The fast Z's new arithmetic: the Arb-proved cosine, the compiled block against numpy, the vectorised ball strings."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from flint import arb, ctx
+
+from mathloop.targets.critical_line_zeros import rs_cos, rs_gram, rs_rigorous, rs_sum, rs_sum_jit
+from mathloop.targets.critical_line_zeros.hardy_z import float_ball_strings, float_ball_strings_many
+
+
+@pytest.mark.parametrize("degree", sorted(rs_cos.POLYS))
+def test_cosine_polynomial_error_bound_holds_against_arb(degree):
+    b = rs_cos.POLYS[degree]
+    bound = rs_cos.poly_error(b)
+    rng = random.Random(degree)
+    xs = [Fraction(rng.randrange(-2**40, 2**40 + 1), 2**41) for _ in range(400)] + [Fraction(1, 2), Fraction(-1, 2), Fraction(0)]
+    worst = 0.0
+    with ctx.workprec(128):
+        for x in xs:
+            xa = arb(x.numerator) / x.denominator
+            p = sum((arb(c) * (xa * xa) ** j for j, c in enumerate(b)), arb(0))
+            gap = float(abs((2 * arb.pi() * xa).cos() - p).upper())
+            assert gap <= bound, f"|cos - p| = {gap} > {bound} at x = {x}"
+            worst = max(worst, gap)
+    assert worst > bound / 10  # the proved bound is not vacuous
+
+
+def test_cosine_bound_refuses_a_perturbed_polynomial():
+    b = list(rs_cos.POLYS[7])
+    b[0] += 1e-6  # off by 1e-6 at x = 0: no proof may certify it to 1e-10
+    assert rs_cos.poly_error(tuple(b)) >= 1e-6
+    assert rs_cos.poly_error(rs_cos.POLYS[7]) < 2e-10
+
+
+def test_cosine_coefficients_are_the_economised_series():
+    for d, b in rs_cos.POLYS.items():
+        assert rs_cos._economised(d) == b
+
+
+def test_polynomial_degree_follows_the_number_of_terms():
+    assert len(rs_cos.polynomial_for(126, 0.127 * 127**-1.5)) - 1 == 5
+    assert len(rs_cos.polynomial_for(399, 0.127 * 400**-1.5)) - 1 == 6
+    assert len(rs_cos.polynomial_for(10**6, 0.127 * (10**6 + 1) ** -1.5)) - 1 == 7
+
+
+def _chunk(height: float, n: int, seed: int) -> rs_rigorous.Points:
+    rng = random.Random(seed)
+    base = int(height)
+    pts = [rs_rigorous.Point.of(Fraction(base * 10**6 + rng.randrange(0, 300 * 10**6), 10**6)) for _ in range(n)]
+    with ctx.workprec(64):
+        m0 = int(arb(height).zeta_nzeros().unique_fmpz())
+    return rs_rigorous.Points.concat([rs_gram.gram_arrays(list(range(m0, m0 + n))), rs_rigorous.Points.of(pts)])
+
+
+@pytest.mark.skipif(not rs_sum_jit.available(), reason="numba not installed (extra fast)")
+@pytest.mark.parametrize("height", [2e3, 1e5, 1e6, 8e6])
+def test_compiled_block_gives_the_same_bits_as_numpy(height, monkeypatch):
+    pts = _chunk(height, 150, int(height))
+    monkeypatch.setenv("MATHLOOP_FAST_Z_JIT", "1")
+    jit = rs_rigorous.enclose_points(pts)
+    monkeypatch.setenv("MATHLOOP_FAST_Z_JIT", "0")
+    ref = rs_rigorous.enclose_points(pts)
+    for a, b in zip(jit, ref):
+        assert a.tobytes() == b.tobytes()
+
+
+def test_main_sum_fold_is_a_fixed_order_independent_of_other_points():
+    # A point's sum depends on its block's width only, never on the values of other points.
+    pts = _chunk(1e6, 40, 3)
+    v1, b1, _ = rs_rigorous.enclose_points(pts)
+    changed = rs_rigorous.Points(pts.base, pts.off.copy(), pts.e_off, pts.r_t, pts.theta_turn, pts.e_theta)
+    changed.off[-1] += 0.5  # a rational point moves; the Gram points keep their values
+    v2, b2, _ = rs_rigorous.enclose_points(changed)
+    assert v1[:40].tobytes() == v2[:40].tobytes() and b1[:40].tobytes() == b2[:40].tobytes()
+
+
+def test_vectorised_ball_strings_equal_the_scalar_ones():
+    rng = np.random.default_rng(5)
+    values = np.concatenate([rng.normal(0, 2, 3000), rng.normal(0, 1e-5, 1000), [1e-5, -1e-5, 0.123456789]])
+    bounds = np.concatenate([10 ** rng.uniform(-9, -4, len(values) - 3), [1e-5, 9.9e-6, 1e-5]])
+    mids, rads, shown = float_ball_strings_many(values, bounds)
+    for v, b, m, r, s in zip(values.tolist(), bounds.tolist(), mids, rads, shown.tolist()):
+        one = float_ball_strings(v, b)
+        assert (one is not None) == s
+        if one:
+            assert one == (m, r)
+
+
+def test_base_phases_match_arb():
+    t0 = 9_876_543
+    a = rs_sum.base_phases(t0, 300)
+    with ctx.workprec(256):
+        for n in (1, 2, 17, 299, 300):
+            x = arb(t0) * arb(n).log() / (2 * arb.pi())
+            frac = x - x.floor()
+            assert abs(float(frac.mid()) - a[n - 1]) <= 2 * 2.0**-53
+    assert a.min() >= 0 and a.max() <= 1
+
+
+def test_gram_arrays_equal_gram_points():
+    ms = [1500, 150_000, 3_000_000]
+    arr = rs_gram.gram_arrays(ms)
+    for q, p in enumerate(rs_gram.gram_points(ms)):
+        assert Fraction(p.num, p.den) == Fraction(int(arr.base[q])) + Fraction(float(arr.off[q]))
+        assert p.r_t == arr.r_t[q] and arr.theta_turn[q] == 0.5 * (p.gram % 2)
