@@ -69,14 +69,18 @@ def test_compiled_block_gives_the_same_bits_as_numpy(height, monkeypatch):
         assert a.tobytes() == b.tobytes()
 
 
-def test_main_sum_fold_is_a_fixed_order_independent_of_other_points():
-    # A point's sum depends on its block's width only, never on the values of other points.
-    pts = _chunk(1e6, 40, 3)
-    v1, b1, _ = rs_rigorous.enclose_points(pts)
-    changed = rs_rigorous.Points(pts.base, pts.off.copy(), pts.e_off, pts.r_t, pts.theta_turn, pts.e_theta)
-    changed.off[-1] += 0.5  # a rational point moves; the Gram points keep their values
-    v2, b2, _ = rs_rigorous.enclose_points(changed)
-    assert v1[:40].tobytes() == v2[:40].tobytes() and b1[:40].tobytes() == b2[:40].tobytes()
+@pytest.mark.parametrize("height", [5e3, 1e6])
+def test_a_points_enclosure_does_not_depend_on_the_chunk_or_how_workers_split_it(height):
+    pts = _chunk(height, 120, 3)
+    whole = rs_rigorous.enclose_points(pts)
+    perm = np.random.default_rng(1).permutation(len(pts))
+    def take(idx):
+        return rs_rigorous.Points(*(getattr(pts, f)[idx] for f in ("base", "off", "e_off", "r_t", "theta_turn", "e_theta")))
+    halves = [rs_rigorous.enclose_points(take(perm[:77])), rs_rigorous.enclose_points(take(perm[77:]))]
+    for k in range(3):
+        split = np.empty_like(whole[k])
+        split[perm[:77]], split[perm[77:]] = halves[0][k], halves[1][k]
+        assert split.tobytes() == whole[k].tobytes()
 
 
 def test_vectorised_ball_strings_equal_the_scalar_ones():

@@ -36,8 +36,8 @@ Proof of the bound (per point t; all symbols are the exact quantities, ~ marks c
    rational num/den, base = floor, off = fl(fl(num - base den)/fl(den)) in [0, 1), e_off = 3.01 u
    off (three roundings); for a Gram point t* = S + h* exactly (rs_gram: off = h*, e_off = 0) or the
    dyadic midpoint of an Arb ball for g_m (as a rational), |g_m - t*| <= r_t, theta(g_m) = m pi.
-   t~ = fl(base + off): relative error <= u + e_off/t <= 1.01 u. T0 = min base - 1 for the chunk,
-   h0 = t - T0, h0~ = fl((base - T0) + off) (base - T0 exact): |h0~ - h0| <= e_h := 1.01 u |h0~| + e_off
+   t~ = fl(base + off): relative error <= u + e_off/t <= 1.01 u. T0 = 256 floor(t~/256) (exact; any integer
+   is valid), h0 = t - T0, h0~ = fl((base - T0) + off) (base - T0 exact): |h0~ - h0| <= e_h := 1.01 u |h0~| + e_off
    (+ r_t for a Gram point: the value sought is at g_m).
 2. theta(t)/(2 pi) mod 1 =: Theta. Gram point: Theta = m/2 mod 1 exactly (0 or 1/2), e_Theta = 0.
    Rational t: S is an integer base near t, |t - S| <= H, h = t - S (S on a fixed grid: theta_grid).
@@ -72,9 +72,9 @@ Proof of the bound (per point t; all symbols are the exact quantities, ~ marks c
    + E_P + 2 pi e_psi (cos(2 pi .) is 2 pi-Lipschitz) + 2.03 u (the product, |p~| <= 1.001; w~)]
    + r_w =: w~_n e_term + r_w, S_b = sum |b_j| 4^-j, S_b' = sum j |b_j| 4^-(j-1) (rs_cos, by Arb);
    and |term~_n| <= w~_n (1 + e_term). Terms n > N are multiplied by 0: exact zeros.
-6. Main sum. S~ = the fixed-order fold of the N_b terms of the block (rs_sum; zeros past N):
-   |S~ - sum term~| <= gamma_{N_b} W (1 + e_term), W = sum_{n<=N} w~_n (rounded up). M~ = 2 S~ (exact):
-   |M~ - 2 sum w cos 2 pi psi| <= 2 [gamma_{N_b} W (1 + e_term) + W e_term + N r_w] (+ u|M~|).
+6. Main sum. S~ = the adjacent-pair tree sum of the terms (rs_sum; the exact zeros past N add
+   nothing): |S~ - sum term~| <= gamma_N W (1 + e_term), W = sum_{n<=N} w~_n (rounded up). M~ = 2 S~ (exact):
+   |M~ - 2 sum w cos 2 pi psi| <= 2 [gamma_N W (1 + e_term) + W e_term + N r_w] (+ u|M~|).
 7. C0 term. a~ = sqrt(fl(t~ * c)): tau~ has relative error <= 6.01 u, so |a~ - a| <= d_p :=
    4.1 u a~ + 1.01 r_g/(4 pi a~). If frac(a~) is within 4 d_p of 0 or 1, N is not certain: fall
    back. Else N = floor(a~) exactly, p~ = a~ - N exactly (Sterbenz), |p~ - p| <= d_p.
@@ -94,7 +94,9 @@ Proof of the bound (per point t; all symbols are the exact quantities, ~ marks c
 Determinism: every step is an elementwise IEEE operation or exact integer arithmetic, and the one
 reduction (step 6) has a fixed order, so value and bound, hence which points fall back, are the
 same on every numpy build and CPU (the constants E_P, S_b are Arb upper bounds of fixed floats;
-the theta bases and the cosine degree depend on t and N alone). The compiled block (rs_sum_jit,
+T0, the theta base and the cosine degree depend on t alone, and the tree sum ignores the
+padding), so a point's value and bound are a function of the point: not of the chunk it came
+with, nor of how `workers` split the chunk (tested). The compiled block (rs_sum_jit,
 numba without fast-math) performs the same operations in the same order: the same bits (tested).
 """
 
@@ -139,6 +141,7 @@ def _cos_error(b: tuple[float, ...]) -> float:
 
 
 INFLATE = 1 + 1e-9
+T0_CELL = 256.0
 
 
 @dataclass(frozen=True)
@@ -402,8 +405,8 @@ def enclose_points(pts: Points) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     use = use[np.argsort(t_f[use], kind="stable")]  # nearby t share a block's N (any order is valid)
     t_f, base, off, e_off, r_t = t_f[use], pts.base[use], pts.off[use], pts.e_off[use], pts.r_t[use]
     theta, e_theta = pts.theta_turn[use], pts.e_theta[use]
-    t0 = int(base.min()) - 1
-    h0 = (base - t0) + off  # base - t0: an exact small integer; one rounding
+    t0 = np.floor(t_f / T0_CELL) * T0_CELL  # step 1: T0 from t alone (a multiple of 256), exact
+    h0 = (base - t0) + off  # base - t0: an exact integer; one rounding
     e_h = 1.01 * U * np.abs(h0) + e_off
     # Step 7 (a, N, p) first: N_i fixes how many terms each point takes.
     a = np.sqrt(t_f * INV_TWO_PI)
@@ -412,24 +415,29 @@ def enclose_points(pts: Points) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     frac = a - n_pt
     ok_u = (frac > 4 * d_a) & (frac < 1 - 4 * d_a)
     n_i = np.maximum(n_pt.astype(np.int64), 1)
-    n_max = int(n_i.max())
-    a_n = rs_sum.base_phases(t0, n_max)
     tb = rs_sum.TABLES
     x_max = np.abs(theta) + 1.0
     if float((x_max + np.abs(h0) * 2).max()) > 2.0**50:
         raise ValueError("phase out of the range this module's proof covers")
     q = 1.0 / np.sqrt(a)
     gab = GABCKE_C0 * q**3 * (1 + 20 * U)
-    poly = rs_cos.polynomial_for(n_max, GABCKE_C0 * (n_max + 1) ** -1.5)  # a function of n_max only
-    main = 2.0 * rs_sum.main_sums(theta, h0, n_i, a_n, poly)
+    main, e_cos = np.empty(len(use)), np.empty(len(use))
+    cells = np.unique(t0)
+    for lo, hi, cell in zip(np.searchsorted(t0, cells, "left"), np.searchsorted(t0, cells, "right"), cells.tolist()):
+        # Everything here depends on the cell alone: A_n, the cosine degree, so a point's value is a
+        # function of the point (not of the chunk it came with, nor of how workers split it).
+        n_cell = int(math.sqrt((cell + T0_CELL) / (2 * math.pi))) + 1
+        poly = rs_cos.polynomial_for(n_cell, GABCKE_C0 * (n_cell + 1) ** -1.5)
+        a_n = rs_sum.base_phases(int(cell), n_cell)
+        main[lo:hi] = 2.0 * rs_sum.main_sums(theta[lo:hi], h0[lo:hi], n_i[lo:hi], a_n, poly)
+        e_cos[lo:hi] = _cos_error(poly)
     # Steps 3-6: phase error, term error, sum error.
     ell_max = tb.ell[n_i - 1] * (1 + 2 * U)
     e_a = U + 2.0 * t0 * 2.0**-rs_sum.FIXED_P
     e_psi = e_theta + e_a + 2.01 * U * x_max + ell_max * (1.03 * (e_h + r_t) + 4.03 * U * np.abs(h0))
-    e_term = _cos_error(poly) + 2 * math.pi * e_psi * (1 + 2 * U)
+    e_term = e_cos + 2 * math.pi * e_psi * (1 + 2 * U)
     w_sum = tb.w_cum[n_i - 1]
-    nb = int(n_i.max())
-    e_main = 2 * (rs_sum.gamma(nb) * w_sum * (1 + e_term) + w_sum * e_term + n_i * tb.r_w) + U * np.abs(main)
+    e_main = 2 * (rs_sum.gamma_array(n_i) * w_sum * (1 + e_term) + w_sum * e_term + n_i * tb.r_w) + U * np.abs(main)
     # Step 7: the C0 term; step 8: Gabcke's remainder and the final addition.
     c0, e_c0 = _c0(np.where(ok_u, frac, 0.5))
     c0_term = np.where(n_i % 2 == 1, 1.0, -1.0) * q * c0

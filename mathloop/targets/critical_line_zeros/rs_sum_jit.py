@@ -63,7 +63,10 @@ def _block(theta, h0, n_pt, n_lo, a_n, ell, w, b, y):  # pragma: no cover - comp
         h = r // 2
         for k in range(h):
             for i in range(pb):
-                y[k, i] = y[k, i] + y[r - h + k, i]
+                y[k, i] = y[2 * k, i] + y[2 * k + 1, i]
+        if r % 2:
+            for i in range(pb):
+                y[h, i] = y[r - 1, i]
         r -= h
 
 
