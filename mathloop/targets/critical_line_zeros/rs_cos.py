@@ -84,13 +84,14 @@ POLYS = {d: tuple(float.fromhex(h) for h in hexes) for d, hexes in _HEX.items()}
 
 
 def polynomial_for(n_max: int, remainder: float) -> tuple[float, ...]:
-    """Return the lowest-degree polynomial whose error over a main sum of n_max terms stays below `remainder`.
+    """Return the lowest-degree polynomial whose error over a main sum of n_max terms stays below remainder/8.
 
-    The main sum's share is about 2 (2 sqrt(n_max)) E_P; keeping it under Gabcke's term costs at
-    most a doubling of the bound, and every degree is a proof (the choice depends on n_max alone).
+    The main sum's share is about 2 (2 sqrt(n_max)) E_P; keeping it at an eighth of Gabcke's term
+    keeps the bound, and so the share of points that fall back to Arb (each costing ~1000 fast
+    signs), nearly as small as it can be. Every degree is a proof; the choice depends on n_max alone.
     """
     for d in sorted(POLYS):
-        if 4 * math.sqrt(n_max) * poly_error(POLYS[d]) <= remainder:
+        if 4 * math.sqrt(n_max) * poly_error(POLYS[d]) <= remainder / 8:
             return POLYS[d]
     return POLYS[max(POLYS)]
 

@@ -64,7 +64,7 @@ Proof of the bound (per point t; all symbols are the exact quantities, ~ marks c
 4. Reduction. k = rint(psi~) and x~ = fl(psi~ - k) = psi~ - k exactly: |psi~ - k| <= 1/2, and for
    |psi~| >= 1/2 Sterbenz's lemma applies (k/2 <= psi~ <= 2k); |psi~| < 2^50 is checked, so rint
    is exact. cos is even and 1-periodic in turns: cos(2 pi psi_n) = cos(2 pi (x~ + d)), |d| <= e_psi.
-5. Cosine and weight. p(y) = sum_{j<=D} b_j y^j (rs_cos, D = 5, 6 or 7 by N_max alone) with |cos(2 pi x)
+5. Cosine and weight. p(y) = sum_{j<=D} b_j y^j (rs_cos, D = 5, 6 or 7 by T0's cell alone) with |cos(2 pi x)
    - p(x^2)| <= E_P for |x| <= 1/2, proved by Arb in rs_cos (Chebyshev basis; 7.9e-7, 1.1e-8, 1.2e-10). w~_n = float of the
    Arb ball of n^-1/2, |w~ - w| <= u w + r_w. The term is fl(Horner(b, y~) w~_n), y~ = fl(x~^2) <= 1/4
    (the b_j are floats: no coefficient rounding). Its error against w_n cos(2 pi psi_n) is at most
