@@ -185,20 +185,22 @@ def evaluate_specs_fast(specs: Sequence[tuple[str, str]], ladder: Sequence[int])
     pts = rs_rigorous.Points.concat([rs_gram.gram_arrays([int(specs[i][1]) for i in g_idx]),
                                      rs_rigorous.Points.of([rs_rigorous.Point.of(specs[i][1]) for i in q_idx])])
     value, bound, ok = rs_rigorous.enclose_points(pts)
-    served = (pts.base + pts.off >= rs_rigorous.RS_MIN_T).tolist()
     sure = ok & (np.abs(value) > bound)
     mids, rads, shown = float_ball_strings_many(np.where(sure, value, 1.0), np.where(sure, bound, 0.0))
-    signs = np.where(value > 0, 1, -1).tolist()
-    out: list[SignedBall | None] = [None] * len(specs)
+    take = sure & shown
+    balls = list(map(SignedBall, np.where(value > 0, 1, -1).tolist(), mids, rads, [FAST_PREC] * len(mids)))
     order = g_idx + q_idx
-    for j in np.nonzero(sure & shown)[0].tolist():
-        out[order[j]] = SignedBall(signs[j], mids[j], rads[j], FAST_PREC)
-    decided = int(np.count_nonzero(sure & shown))
+    decided = int(np.count_nonzero(take))
     fell_back = 0
-    for j in np.nonzero(~(sure & shown))[0].tolist():
-        fell_back += served[j]
+    for j in np.nonzero(~take)[0].tolist():  # the Arb path decides these
+        fell_back += bool(pts.base[j] + pts.off[j] >= rs_rigorous.RS_MIN_T)
         kind, text = specs[order[j]]
-        out[order[j]] = definite(kind, int(text) if kind == "g" else Fraction(text), ladder)
+        balls[j] = definite(kind, int(text) if kind == "g" else Fraction(text), ladder)
+    if order == list(range(len(specs))):
+        return balls, (decided, fell_back)
+    out: list[SignedBall | None] = [None] * len(specs)
+    for i, b in zip(order, balls):
+        out[i] = b
     return out, (decided, fell_back)  # type: ignore[return-value]
 
 

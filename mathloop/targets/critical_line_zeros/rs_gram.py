@@ -56,10 +56,12 @@ def _newton(ms: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
         k = m_arr[idx] - 2 * base.j  # exact: |k| < 2^53
         target = k * math.pi  # |target - k pi| <= |k| (1.3e-16 + u pi)
         e_target = np.abs(k) * (_PI_ERR + U * math.pi)
-        deriv = np.array([(n + 1) * c for n, c in enumerate(base.coef)])
+        deriv = [(n + 1) * c for n, c in enumerate(base.coef)]
         for _ in range(2):  # quadratic convergence from the ~1e-8 guess; r below proves what is reached
             val, _ = base.eval(h)
-            slope = np.polyval(deriv[::-1], h)
+            slope = np.full_like(h, deriv[-1])
+            for c in deriv[-2::-1]:
+                slope = slope * h + c
             h = h - (val - target) / slope
         val, e_val = base.eval(h)
         delta = (np.abs(val - target) * (1 + 2 * U) + e_val + e_target + 2 * U * (np.abs(val) + np.abs(target))) * (1 + 1e-9)

@@ -104,7 +104,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from fractions import Fraction
 from typing import Sequence
 
@@ -299,17 +299,22 @@ class ThetaBase:
 
     def eval(self, hs: np.ndarray) -> tuple[np.ndarray, float]:
         """Return theta~(S + h) - 2 pi j (the value B + P(h)) and one error bound for all |h| <= h_abs."""
-        coef, h_abs = self.coef, self.h_abs
+        coef = self.coef
         poly = np.full_like(hs, coef[-1])
         for c in coef[-2::-1]:
             poly = poly * hs + c
         poly = poly * hs
+        return self.b_f + poly, self.error
+
+    @cached_property
+    def error(self) -> float:
+        """Return the bound of step 2 on |theta~ - theta| for every |h| <= h_abs (computed once)."""
+        coef, h_abs = self.coef, self.h_abs
         absum = sum(abs(c) * h_abs ** (k + 1) for k, c in enumerate(coef))
         dsum = sum((k + 1) * abs(c) * h_abs**k for k, c in enumerate(coef))
         csum = sum(e * h_abs ** (k + 1) for k, e in enumerate(self.e_coef))
-        err = (self.e_b + _gamma(2 * len(coef)) * absum + csum + dsum * 3.02 * U * h_abs + self.tail
-               + U * (abs(self.b_f) + absum) * 2)
-        return self.b_f + poly, err
+        return (self.e_b + _gamma(2 * len(coef)) * absum + csum + dsum * 3.02 * U * h_abs + self.tail
+                + U * (abs(self.b_f) + absum) * 2)
 
 
 def theta_grid(t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -340,11 +345,11 @@ def theta_base(s_base: int, h_abs: float) -> ThetaBase:
     return ThetaBase.at(s_base, h_abs)
 
 
-def _theta_rational(pts: list[Point]) -> tuple[np.ndarray, np.ndarray]:
-    """Return theta~(t) (mod 2pi, not reduced) and its error bound for rational points (step 2)."""
+def _theta_rational(pts: list[Point], t_f: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return theta~(t) (mod 2pi, not reduced) and its error bound for rational points (step 2); t_f: floats of t."""
     out, err = np.empty(len(pts)), np.empty(len(pts))
-    for (s_base, h_abs), idx in _by_base(np.array([p.minus(0) for p in pts])).items():
-        hs = np.array([pts[q].minus(s_base) for q in idx])  # relative error <= 3.01 u; |h| < h_abs
+    for (s_base, h_abs), idx in _by_base(t_f).items():
+        hs = np.array([pts[q].minus(s_base) for q in idx.tolist()])  # relative error <= 3.01 u; |h| < h_abs
         out[idx], err[idx] = theta_base(s_base, h_abs).eval(hs)
     return out, err
 
@@ -371,13 +376,16 @@ class Points:
         """Return the arrays of Point objects (rationals get theta from ThetaBase, Gram points m/2)."""
         base = [p.num // p.den for p in pts]
         off = np.array([p.minus(b) for p, b in zip(pts, base)])  # in [0, 1), relative error <= 3.01 u
-        th, e_th = np.array([0.5 * (p.gram % 2) if p.gram is not None else 0.0 for p in pts]), np.zeros(len(pts))
-        rat = [k for k, p in enumerate(pts) if p.gram is None and p.minus(0) >= RS_MIN_T]
+        base_f = np.array(base, dtype=float)
+        t_f = base_f + off  # the same float enclose_points serves by
+        gram = [p.gram for p in pts]
+        th, e_th = np.array([0.0 if m is None else 0.5 * (m % 2) for m in gram]), np.zeros(len(pts))
+        rat = [k for k, m in enumerate(gram) if m is None and t_f[k] >= RS_MIN_T]
         if rat:
-            theta, e_theta = _theta_rational([pts[k] for k in rat])
+            theta, e_theta = _theta_rational([pts[k] for k in rat], t_f[rat])
             th[rat] = theta * INV_TWO_PI  # step 2: to turns
             e_th[rat] = np.abs(theta) * (1.01 * U * INV_TWO_PI + E_INV_TWO_PI) + e_theta * 0.16
-        return cls(np.array(base, dtype=float), off, 3.01 * U * off, np.array([p.r_t for p in pts]), th, e_th)
+        return cls(base_f, off, 3.01 * U * off, np.array([p.r_t for p in pts]), th, e_th)
 
     @staticmethod
     def concat(parts: Sequence["Points"]) -> "Points":
