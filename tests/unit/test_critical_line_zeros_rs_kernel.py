@@ -112,3 +112,8 @@ def test_gram_arrays_equal_gram_points():
     for q, p in enumerate(rs_gram.gram_points(ms)):
         assert Fraction(p.num, p.den) == Fraction(int(arr.base[q])) + Fraction(float(arr.off[q]))
         assert p.r_t == arr.r_t[q] and arr.theta_turn[q] == 0.5 * (p.gram % 2)
+
+
+def test_ieee_log_seed_is_accurate():
+    x = np.concatenate([10 ** np.random.default_rng(2).uniform(-3, 9, 5000), [0.5, 1.0, 2.0, 0.7071067811865476]])
+    assert np.max(np.abs(rs_gram.log_ieee(x) - np.log(x)) / np.maximum(1, np.abs(np.log(x)))) < 4e-16

@@ -20,15 +20,40 @@ from mathloop.targets.critical_line_zeros.rs_rigorous import RS_MIN_T, U, Point,
 _PI_ERR = 1.3e-16  # |fl(pi) - pi|
 
 
-def gram_guess(ms: np.ndarray, iterations: int = 12) -> np.ndarray:
+_LN2 = 0.6931471805599453  # fl(log 2)
+_ATANH_C = [1.0 / (2 * k + 1) for k in range(11)]
+
+
+def log_ieee(x: np.ndarray) -> np.ndarray:
+    """Return log(x), x > 0, to ~1e-15 by +, -, *, / and frexp only, so every build gives the same bits.
+
+    x = m 2^e (frexp, exact), m moved into [sqrt(1/2), sqrt(2)) (exact), z = (m - 1)/(m + 1),
+    log m = 2 atanh z = 2 z sum_k z^(2k)/(2k+1) to k = 10 (|z| < 0.172: truncation < 1e-18).
+    Not part of any proof: it seeds Newton, but libm's log may differ in the last bit between CPUs
+    (SIMD variants), and the Gram point t* it leads to is written into the evidence.
+    """
+    m, e = np.frexp(x)
+    low = m < 0.7071067811865476
+    m = np.where(low, m * 2, m)
+    e = np.where(low, e - 1, e).astype(float)
+    z = (m - 1) / (m + 1)
+    z2 = z * z
+    p = np.full_like(z, _ATANH_C[-1])
+    for c in _ATANH_C[-2::-1]:
+        p = p * z2 + c
+    return e * _LN2 + 2 * z * p
+
+
+def gram_guess(ms: np.ndarray, iterations: int = 12, log=np.log) -> np.ndarray:
     """Return float approximations of g_m (Newton on the Stirling theta; not rigorous, for seeding).
 
-    Three iterations already reach the float noise (~1e-8) from t >= 1000 on.
+    Three iterations already reach the float noise (~1e-8) from t >= 1000 on. `log=log_ieee` makes
+    the result the same on every build (the checker's Gram points); the proposer keeps np.log.
     """
-    t = 2 * math.pi * (ms + 1.0) / np.log(np.maximum(ms, 3.0) / 2) + 20.0
+    t = 2 * math.pi * (ms + 1.0) / log(np.maximum(ms, 3.0) / 2) + 20.0
     for _ in range(iterations):
-        th = t / 2 * np.log(t / (2 * math.pi)) - t / 2 - math.pi / 8 + 1 / (48 * t)
-        t = t - (th - ms * math.pi) / (0.5 * np.log(t / (2 * math.pi)))
+        th = t / 2 * log(t / (2 * math.pi)) - t / 2 - math.pi / 8 + 1 / (48 * t)
+        t = t - (th - ms * math.pi) / (0.5 * log(t / (2 * math.pi)))
     return t
 
 
@@ -45,7 +70,7 @@ def gram_floats(ms: Sequence[int]) -> np.ndarray:
 def _newton(ms: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Return (S, h*, r, good) per m: t* = S + h* exactly, |g_m - t*| <= r where good (else: use Arb's ball)."""
     m_arr = np.array(ms, dtype=float)
-    guess = gram_guess(m_arr, 4) if len(ms) else m_arr
+    guess = gram_guess(m_arr, 4, log_ieee) if len(ms) else m_arr
     s_out, h_out, r_out = np.zeros(len(ms)), np.zeros(len(ms)), np.zeros(len(ms))
     good = np.zeros(len(ms), dtype=bool)
     high = np.nonzero(guess >= RS_MIN_T + 300)[0]

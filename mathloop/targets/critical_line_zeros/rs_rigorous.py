@@ -98,6 +98,8 @@ T0, the theta base and the cosine degree depend on t alone, and the tree sum ign
 padding), so a point's value and bound are a function of the point: not of the chunk it came
 with, nor of how `workers` split the chunk (tested). The compiled block (rs_sum_jit,
 numba without fast-math) performs the same operations in the same order: the same bits (tested).
+No libm function is used anywhere a bit of the evidence depends on: powers are IEEE products
+(_ipow), cosh(RMAX) is a literal, and the Gram points' Newton seed uses rs_gram.log_ieee.
 """
 
 from __future__ import annotations
@@ -122,7 +124,7 @@ COS_DEGREE = 10  # of the radian cosine used by C0 (step 7)
 _TWO_PI = 2 * math.pi  # fl(2 pi); |fl(2pi) - 2pi| < 2.5e-16
 _COS_C = [(-1) ** j / math.factorial(2 * j) for j in range(COS_DEGREE + 1)]
 _SINC_C = [(-1) ** j / math.factorial(2 * j + 1) for j in range(6)]
-_COSH, _SINH_RATIO = math.cosh(RMAX), 1.84
+_COSH, _SINH_RATIO = 11.5925, 1.84  # >= cosh(RMAX) = 11.59204...; literals, not libm
 if E_INV_TWO_PI > 2 * U * INV_TWO_PI:  # step 7 takes c's error as at most 2u relative
     raise ArithmeticError("fl(1/fl(2 pi)) is not within 2u of 1/(2 pi)")
 
@@ -131,7 +133,15 @@ def _gamma(n: int) -> float:
     return n * U / (1 - n * U)
 
 
-E_COS = RMAX ** (2 * COS_DEGREE + 2) / math.factorial(2 * COS_DEGREE + 2) + (_gamma(2 * COS_DEGREE) + U) * _COSH * 1.000001 + _SINH_RATIO * U * RMAX**2
+def _ipow(x: float, k: int) -> float:
+    """Return x^k by k - 1 IEEE products (not libm's pow, so every platform gives the same bits)."""
+    out = 1.0
+    for _ in range(k):
+        out *= x
+    return out
+
+
+E_COS = _ipow(RMAX, 2 * COS_DEGREE + 2) / math.factorial(2 * COS_DEGREE + 2) * 1.000001 + (_gamma(2 * COS_DEGREE) + U) * _COSH * 1.000001 + _SINH_RATIO * U * RMAX * RMAX * 1.000001
 
 
 def _cos_error(b: tuple[float, ...]) -> float:
@@ -281,7 +291,7 @@ class ThetaBase:
         """Return the base at S = s_base covering |h| <= h_abs (S - h_abs >= 1000)."""
         k_terms, tail = 2, 1.0
         for k_terms in range(2, 16):
-            tail = (h_abs / (s_base - h_abs)) ** (k_terms + 1) * (1 + math.pi * (s_base + h_abs) / 4) / (k_terms + 1)
+            tail = _ipow(h_abs / (s_base - h_abs), k_terms + 1) * (1 + math.pi * (s_base + h_abs) / 4) / (k_terms + 1) * 1.000001
             if tail < 1e-15:
                 break
         with ctx.workprec(128):
@@ -310,9 +320,9 @@ class ThetaBase:
     def error(self) -> float:
         """Return the bound of step 2 on |theta~ - theta| for every |h| <= h_abs (computed once)."""
         coef, h_abs = self.coef, self.h_abs
-        absum = sum(abs(c) * h_abs ** (k + 1) for k, c in enumerate(coef))
-        dsum = sum((k + 1) * abs(c) * h_abs**k for k, c in enumerate(coef))
-        csum = sum(e * h_abs ** (k + 1) for k, e in enumerate(self.e_coef))
+        absum = sum(abs(c) * _ipow(h_abs, k + 1) for k, c in enumerate(coef)) * 1.000001
+        dsum = sum((k + 1) * abs(c) * _ipow(h_abs, k) for k, c in enumerate(coef)) * 1.000001
+        csum = sum(e * _ipow(h_abs, k + 1) for k, e in enumerate(self.e_coef)) * 1.000001
         return (self.e_b + _gamma(2 * len(coef)) * absum + csum + dsum * 3.02 * U * h_abs + self.tail
                 + U * (abs(self.b_f) + absum) * 2)
 
@@ -428,14 +438,14 @@ def enclose_points(pts: Points) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     if float((x_max + np.abs(h0) * 2).max()) > 2.0**50:
         raise ValueError("phase out of the range this module's proof covers")
     q = 1.0 / np.sqrt(a)
-    gab = GABCKE_C0 * q**3 * (1 + 20 * U)
+    gab = GABCKE_C0 * (q * q * q) * (1 + 20 * U)  # IEEE products, not libm's pow
     main, e_cos = np.empty(len(use)), np.empty(len(use))
     cells = np.unique(t0)
     for lo, hi, cell in zip(np.searchsorted(t0, cells, "left"), np.searchsorted(t0, cells, "right"), cells.tolist()):
         # Everything here depends on the cell alone: A_n, the cosine degree, so a point's value is a
         # function of the point (not of the chunk it came with, nor of how workers split it).
         n_cell = int(math.sqrt((cell + T0_CELL) / (2 * math.pi))) + 1
-        poly = rs_cos.polynomial_for(n_cell, GABCKE_C0 * (n_cell + 1) ** -1.5)
+        poly = rs_cos.polynomial_for(n_cell, GABCKE_C0 / ((n_cell + 1) * math.sqrt(n_cell + 1)))
         a_n = rs_sum.base_phases(int(cell), n_cell)
         main[lo:hi] = 2.0 * rs_sum.main_sums(theta[lo:hi], h0[lo:hi], n_i[lo:hi], a_n, poly)
         e_cos[lo:hi] = _cos_error(poly)
