@@ -85,9 +85,12 @@ def test_a_points_enclosure_does_not_depend_on_the_chunk_or_how_workers_split_it
 
 def test_vectorised_ball_strings_equal_the_scalar_ones():
     rng = np.random.default_rng(5)
-    values = np.concatenate([rng.normal(0, 2, 3000), rng.normal(0, 1e-5, 1000), [1e-5, -1e-5, 0.123456789]])
-    bounds = np.concatenate([10 ** rng.uniform(-9, -4, len(values) - 3), [1e-5, 9.9e-6, 1e-5]])
+    near = 10 ** rng.uniform(-8, -3, 3000)  # |value| right at the printed radius: the band the scalar rule decides
+    values = np.concatenate([rng.normal(0, 2, 3000), rng.normal(0, 1e-5, 1000), near * rng.uniform(0.99, 1.03, 3000) * 1.006,
+                             [1e-5, -1e-5, 0.123456789]])
+    bounds = np.concatenate([10 ** rng.uniform(-9, -4, 4000), near, [1e-5, 9.9e-6, 1e-5]])
     mids, rads, shown = float_ball_strings_many(values, bounds)
+    assert 100 < int(shown[4000:7000].sum()) < 2900  # both outcomes occur in the band
     for v, b, m, r, s in zip(values.tolist(), bounds.tolist(), mids, rads, shown.tolist()):
         one = float_ball_strings(v, b)
         assert (one is not None) == s

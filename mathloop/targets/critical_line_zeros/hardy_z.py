@@ -118,9 +118,14 @@ def float_ball_strings_many(values: np.ndarray, bounds: np.ndarray) -> tuple[lis
     mids = (("%.6g\n" * n) % tuple(values.tolist())).split("\n")[:n]  # one format call: cheaper than n
     m = np.fromiter(map(float, mids), float, n)
     slack = (bounds + np.abs(values - m) + 2**-52 * np.abs(m)) * (1 + 2**-50)
-    rads = (("%.3g\n" * n) % tuple((slack * 1.006).tolist())).split("\n")[:n]
-    r = np.fromiter(map(float, rads), float, n)
-    return mids, rads, np.abs(m) * (1 - 2**-50) > r * (1 + 2**-50)
+    x = slack * 1.006
+    rads = (("%.3g\n" * n) % tuple(x.tolist())).split("\n")[:n]
+    # float(rad) is within 0.5 % (3 digits) + u of x, so the test needs the parsed rad only in that band.
+    lhs = np.abs(m) * (1 - 2**-50)
+    shown = lhs > x * 1.0051 * (1 + 2**-50)
+    for i in np.nonzero(~shown & (lhs > x * 0.9949 * (1 + 2**-50)))[0].tolist():
+        shown[i] = lhs[i] > float(rads[i]) * (1 + 2**-50)
+    return mids, rads, shown
 
 
 def _exact(v: arb) -> Fraction:
