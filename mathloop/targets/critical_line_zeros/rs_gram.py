@@ -52,8 +52,9 @@ def gram_guess(ms: np.ndarray, iterations: int = 12, log=np.log) -> np.ndarray:
     """
     t = 2 * math.pi * (ms + 1.0) / log(np.maximum(ms, 3.0) / 2) + 20.0
     for _ in range(iterations):
-        th = t / 2 * log(t / (2 * math.pi)) - t / 2 - math.pi / 8 + 1 / (48 * t)
-        t = t - (th - ms * math.pi) / (0.5 * log(t / (2 * math.pi)))
+        lg = log(t / (2 * math.pi))
+        th = t / 2 * lg - t / 2 - math.pi / 8 + 1 / (48 * t)
+        t = t - (th - ms * math.pi) / (0.5 * lg)
     return t
 
 
@@ -70,7 +71,7 @@ def gram_floats(ms: Sequence[int]) -> np.ndarray:
 def _newton(ms: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Return (S, h*, r, good) per m: t* = S + h* exactly, |g_m - t*| <= r where good (else: use Arb's ball)."""
     m_arr = np.array(ms, dtype=float)
-    guess = gram_guess(m_arr, 4, log_ieee) if len(ms) else m_arr
+    guess = gram_guess(m_arr, 3, log_ieee) if len(ms) else m_arr
     s_out, h_out, r_out = np.zeros(len(ms)), np.zeros(len(ms)), np.zeros(len(ms))
     good = np.zeros(len(ms), dtype=bool)
     high = np.nonzero(guess >= RS_MIN_T + 300)[0]
