@@ -120,3 +120,21 @@ def test_gram_arrays_equal_gram_points():
 def test_ieee_log_seed_is_accurate():
     x = np.concatenate([10 ** np.random.default_rng(2).uniform(-3, 9, 5000), [0.5, 1.0, 2.0, 0.7071067811865476]])
     assert np.max(np.abs(rs_gram.log_ieee(x) - np.log(x)) / np.maximum(1, np.abs(np.log(x)))) < 4e-16
+
+
+def test_a_failing_compiled_block_falls_back_to_numpy_with_the_same_bits(monkeypatch):
+    pts = _chunk(1e5, 60, 9)
+    monkeypatch.setenv("MATHLOOP_FAST_Z_JIT", "0")
+    ref = rs_rigorous.enclose_points(pts)
+    monkeypatch.setenv("MATHLOOP_FAST_Z_JIT", "1")
+
+    def broken(*_args):
+        raise RuntimeError("cannot cache function: no locator available")
+
+    monkeypatch.setattr(rs_sum_jit, "numba", rs_sum_jit.numba or object())
+    monkeypatch.setattr(rs_sum_jit, "block", broken)
+    monkeypatch.setattr(rs_sum_jit, "_BROKEN", [])
+    got = rs_rigorous.enclose_points(pts)
+    assert rs_sum_jit._BROKEN and not rs_sum_jit.available()
+    for a, b in zip(got, ref):
+        assert a.tobytes() == b.tobytes()

@@ -89,9 +89,7 @@ def main_sums(theta: np.ndarray, h0: np.ndarray, n_pt: np.ndarray, a_n: np.ndarr
         x = buf_x[: pb * nb].reshape(nb, pb)
         y = buf_y[: pb * nb].reshape(nb, pb)
         n_lo = int(n_pt[s : s + pb].min())
-        if jit:
-            rs_sum_jit.block(theta[s : s + pb], h0[s : s + pb], n_pt[s : s + pb], n_lo, a_n, tb.ell, tb.w, b_pad, y)
-        else:
+        if not (jit and rs_sum_jit.run(theta[s : s + pb], h0[s : s + pb], n_pt[s : s + pb], n_lo, a_n, tb.ell, tb.w, b_pad, y)):
             _block(theta[s : s + pb], h0[s : s + pb], n_pt[s : s + pb], n_lo, a_n, b, x, y)
         out[s : s + pb] = y[0]
         s += pb

@@ -24,9 +24,22 @@ except ImportError:  # the numpy block is the reference; this module only accele
 _MAGIC = 6755399441055744.0  # 1.5 * 2^52
 
 
+_BROKEN: list[str] = []
+
+
 def available() -> bool:
-    """Return whether the compiled block can be used."""
-    return numba is not None and os.environ.get("MATHLOOP_FAST_Z_JIT", "1") != "0"
+    """Return whether the compiled block can be used (installed, not turned off, compiled without error)."""
+    return numba is not None and not _BROKEN and os.environ.get("MATHLOOP_FAST_Z_JIT", "1") != "0"
+
+
+def run(*args) -> bool:
+    """Run the compiled block; on any compile or cache error remember it and return False (numpy takes over)."""
+    try:
+        block(*args)
+        return True
+    except Exception as exc:  # e.g. no writable cache location: the numpy block gives the same bits
+        _BROKEN.append(f"{type(exc).__name__}: {exc}")
+        return False
 
 
 def _block(theta, h0, n_pt, n_lo, a_n, ell, w, b, y):  # pragma: no cover - compiled
