@@ -129,8 +129,7 @@ if E_INV_TWO_PI > 2 * U * INV_TWO_PI:  # step 7 takes c's error as at most 2u re
     raise ArithmeticError("fl(1/fl(2 pi)) is not within 2u of 1/(2 pi)")
 
 
-def _gamma(n: int) -> float:
-    return n * U / (1 - n * U)
+_gamma = rs_sum.gamma
 
 
 def _ipow(x: float, k: int) -> float:
@@ -455,7 +454,7 @@ def enclose_points(pts: Points) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     e_psi = e_theta + e_a + 2.01 * U * x_max + ell_max * (1.03 * (e_h + r_t) + 4.03 * U * np.abs(h0))
     e_term = e_cos + 2 * math.pi * e_psi * (1 + 2 * U)
     w_sum = tb.w_cum[n_i - 1]
-    e_main = 2 * (rs_sum.gamma_array(n_i) * w_sum * (1 + e_term) + w_sum * e_term + n_i * tb.r_w) + U * np.abs(main)
+    e_main = 2 * (rs_sum.gamma(n_i) * w_sum * (1 + e_term) + w_sum * e_term + n_i * tb.r_w) + U * np.abs(main)
     # Step 7: the C0 term; step 8: Gabcke's remainder and the final addition.
     c0, e_c0 = _c0(np.where(ok_u, frac, 0.5))
     c0_term = np.where(n_i % 2 == 1, 1.0, -1.0) * q * c0

@@ -135,14 +135,11 @@ def _buffers(size: int) -> tuple[np.ndarray, np.ndarray]:
     return _BUF[0], _BUF[1]
 
 
-def gamma(n: int) -> float:
-    """Return gamma_n = n u / (1 - n u), u = 2^-53 (Higham's bound for n roundings)."""
-    u = 2.0**-53
-    return n * u / (1 - n * u)
+def gamma(n):
+    """Return gamma_n = n u / (1 - n u), u = 2^-53 (Higham's bound for n roundings), for an int or an array.
 
-
-def gamma_array(n: np.ndarray) -> np.ndarray:
-    """Return gamma_n elementwise (computed in float: relative error < 1e-15, far below the 1e-9 inflation)."""
+    Computed in float (relative error < 1e-15, far below the bound's 1e-9 inflation).
+    """
     u = 2.0**-53
     return n * u / (1 - n * u)
 
