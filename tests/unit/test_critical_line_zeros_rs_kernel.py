@@ -131,8 +131,8 @@ def test_a_failing_compiled_block_falls_back_to_numpy_with_the_same_bits(monkeyp
     def broken(*_args):
         raise RuntimeError("cannot cache function: no locator available")
 
-    monkeypatch.setattr(rs_sum_jit, "numba", rs_sum_jit.numba or object())
-    monkeypatch.setattr(rs_sum_jit, "block", broken)
+    monkeypatch.setattr(rs_sum_jit, "_INSTALLED", True)
+    monkeypatch.setattr(rs_sum_jit, "_COMPILED", [broken])
     monkeypatch.setattr(rs_sum_jit, "_BROKEN", [])
     got = rs_rigorous.enclose_points(pts)
     assert rs_sum_jit._BROKEN and not rs_sum_jit.available()

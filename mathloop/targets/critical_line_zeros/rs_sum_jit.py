@@ -1,6 +1,6 @@
 """The main-sum block of rs_sum compiled by numba (extra `fast`): the same operations in the same order, so the same bits.
 
-`block(theta, h0, n_pt, a_n, ell, w, b, y)` fills y (nb x pb, terms x points) exactly as rs_sum's
+`run(theta, h0, n_pt, n_lo, a_n, ell, w, b, y)` fills y (nb x pb, terms x points) exactly as rs_sum's
 numpy block does: per element fl(fl(fl(l h0) + A) - Theta), the reduction x - rint(x) (as
 (x + 1.5 2^52) - 1.5 2^52, which is rint for |x| < 2^51: one rounding to an integer, ties to even,
 then an exact subtraction), y = x^2, Horner of degree 7 (leading zeros for lower degrees give
@@ -12,30 +12,31 @@ IEEE operation), so the values are identical to numpy's; a test checks it bit fo
 
 from __future__ import annotations
 
+import importlib.util
 import os
 
 import numpy as np
 
-try:
-    import numba
-except ImportError:  # the numpy block is the reference; this module only accelerates it
-    numba = None
-
-_MAGIC = 6755399441055744.0  # 1.5 * 2^52
-
-
+# numba is imported at the first block only (its import costs ~0.3 s; most processes never need it).
+_INSTALLED = importlib.util.find_spec("numba") is not None
+_COMPILED: list = []
 _BROKEN: list[str] = []
+_MAGIC = 6755399441055744.0  # 1.5 * 2^52
 
 
 def available() -> bool:
     """Return whether the compiled block can be used (installed, not turned off, compiled without error)."""
-    return numba is not None and not _BROKEN and os.environ.get("MATHLOOP_FAST_Z_JIT", "1") != "0"
+    return _INSTALLED and not _BROKEN and os.environ.get("MATHLOOP_FAST_Z_JIT", "1") != "0"
 
 
 def run(*args) -> bool:
     """Run the compiled block; on any compile or cache error remember it and return False (numpy takes over)."""
     try:
-        block(*args)
+        if not _COMPILED:
+            import numba as nb
+
+            _COMPILED.append(nb.njit(cache=True, fastmath=False, boundscheck=False, error_model="numpy")(_block))
+        _COMPILED[0](*args)
         return True
     except Exception as exc:  # e.g. no writable cache location: the numpy block gives the same bits
         _BROKEN.append(f"{type(exc).__name__}: {exc}")
@@ -81,9 +82,6 @@ def _block(theta, h0, n_pt, n_lo, a_n, ell, w, b, y):  # pragma: no cover - comp
             for i in range(pb):
                 y[h, i] = y[r - 1, i]
         r -= h
-
-
-block = numba.njit(cache=True, fastmath=False, boundscheck=False, error_model="numpy")(_block) if numba is not None else None
 
 
 def padded(b: tuple[float, ...]) -> np.ndarray:
