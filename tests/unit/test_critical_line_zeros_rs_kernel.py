@@ -138,3 +138,11 @@ def test_a_failing_compiled_block_falls_back_to_numpy_with_the_same_bits(monkeyp
     assert rs_sum_jit._BROKEN and not rs_sum_jit.available()
     for a, b in zip(got, ref):
         assert a.tobytes() == b.tobytes()
+
+
+def test_gram_points_do_not_depend_on_which_others_are_computed_with_them():
+    ms = list(range(2_000_000, 2_000_300))
+    whole = rs_gram.gram_arrays(ms)
+    parts = [rs_gram.gram_arrays(ms[:113]), rs_gram.gram_arrays(ms[113:])]
+    for f in ("base", "off", "r_t", "theta_turn"):
+        assert np.concatenate([getattr(p, f) for p in parts]).tobytes() == getattr(whole, f).tobytes()
