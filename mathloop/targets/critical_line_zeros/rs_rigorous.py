@@ -287,7 +287,7 @@ class ThetaBase:
 
     @classmethod
     def at(cls, s_base: int, h_abs: float) -> "ThetaBase":
-        """Return the base at S = s_base covering |h| <= h_abs (S - h_abs >= 1000)."""
+        """Return the base at S = s_base covering |h| <= h_abs (0 < S - h_abs; step 2 holds for every t > 0)."""
         k_terms, tail = 2, 1.0
         for k_terms in range(2, 16):
             tail = _ipow(h_abs / (s_base - h_abs), k_terms + 1) * (1 + math.pi * (s_base + h_abs) / 4) / (k_terms + 1) * 1.000001
@@ -327,14 +327,14 @@ class ThetaBase:
 
 
 def theta_grid(t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Return the bases (S, H) that serve the t: S a multiple of G = min(256, 2^k <= t/256), |t - S| <= G/2 < H.
+    """Return the bases (S, H) that serve the t: S a multiple of G = min(256, 2^k <= t/64), |t - S| <= G/2 < H.
 
     Exact float operations only (frexp, a power-of-two division, rint), so the choice is the same
     on every build; the base depends on t alone, so points share (cached) bases across chunks and
     a point's theta does not depend on which other points came with it.
     """
-    _, e = np.frexp(t / 256)
-    g = np.where(t >= 65536, 256.0, np.ldexp(1.0, np.maximum(e - 1, 0)))
+    _, e = np.frexp(t / 64)
+    g = np.where(t >= 16384, 256.0, np.ldexp(1.0, np.maximum(e - 1, 0)))
     return np.rint(t / g) * g, g / 2 + 1.0
 
 
