@@ -15,7 +15,7 @@ from typing import Sequence
 
 import numpy as np
 
-from mathloop.targets.critical_line_zeros.rs_rigorous import RS_MIN_T, U, Point, Points, _by_base, gram_point, theta_base
+from mathloop.targets.critical_line_zeros.rs_rigorous import RS_MIN_T, U, Point, Points, gram_point, theta_base, theta_groups
 
 _PI_ERR = 1.3e-16  # |fl(pi) - pi|
 
@@ -75,7 +75,7 @@ def _newton(ms: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
     s_out, h_out, r_out = np.zeros(len(ms)), np.zeros(len(ms)), np.zeros(len(ms))
     good = np.zeros(len(ms), dtype=bool)
     high = np.nonzero(guess >= RS_MIN_T + 300)[0]
-    for (s_base, h_abs), sub in _by_base(guess[high]).items():
+    for (s_base, h_abs), sub in theta_groups(guess[high]).items():
         idx = high[sub]
         h = guess[idx] - s_base
         base = theta_base(s_base, h_abs)

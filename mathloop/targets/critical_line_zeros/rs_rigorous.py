@@ -338,7 +338,7 @@ def theta_grid(t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.rint(t / g) * g, g / 2 + 1.0
 
 
-def _by_base(t: np.ndarray) -> dict[tuple[int, float], np.ndarray]:
+def theta_groups(t: np.ndarray) -> dict[tuple[int, float], np.ndarray]:
     """Return the indices of the t grouped by their theta base (S, H)."""
     s_b, h_b = theta_grid(t)
     keys = s_b + h_b / 1024  # exact and one-to-one: S is an integer, H - 1 a power of two <= 128
@@ -357,7 +357,7 @@ def theta_base(s_base: int, h_abs: float) -> ThetaBase:
 def _theta_rational(pts: list[Point], t_f: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Return theta~(t) (mod 2pi, not reduced) and its error bound for rational points (step 2); t_f: floats of t."""
     out, err = np.empty(len(pts)), np.empty(len(pts))
-    for (s_base, h_abs), idx in _by_base(t_f).items():
+    for (s_base, h_abs), idx in theta_groups(t_f).items():
         hs = np.array([pts[q].minus(s_base) for q in idx.tolist()])  # relative error <= 3.01 u; |h| < h_abs
         out[idx], err[idx] = theta_base(s_base, h_abs).eval(hs)
     return out, err
