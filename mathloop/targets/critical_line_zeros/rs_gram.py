@@ -15,17 +15,46 @@ from typing import Sequence
 
 import numpy as np
 
-from mathloop.targets.critical_line_zeros.rs_rigorous import RS_MIN_T, U, Point, ThetaBase, gram_point
+from mathloop.targets.critical_line_zeros.rs_rigorous import RS_MIN_T, U, Point, Points, gram_point, theta_base, theta_groups
 
 _PI_ERR = 1.3e-16  # |fl(pi) - pi|
 
 
-def gram_guess(ms: np.ndarray) -> np.ndarray:
-    """Return float approximations of g_m (Newton on the Stirling theta; not rigorous, for seeding)."""
-    t = 2 * math.pi * (ms + 1.0) / np.log(np.maximum(ms, 3.0) / 2) + 20.0
-    for _ in range(12):
-        th = t / 2 * np.log(t / (2 * math.pi)) - t / 2 - math.pi / 8 + 1 / (48 * t)
-        t = t - (th - ms * math.pi) / (0.5 * np.log(t / (2 * math.pi)))
+_LN2 = 0.6931471805599453  # fl(log 2)
+_ATANH_C = [1.0 / (2 * k + 1) for k in range(11)]
+
+
+def log_ieee(x: np.ndarray) -> np.ndarray:
+    """Return log(x), x > 0, to ~1e-15 by +, -, *, / and frexp only, so every build gives the same bits.
+
+    x = m 2^e (frexp, exact), m moved into [sqrt(1/2), sqrt(2)) (exact), z = (m - 1)/(m + 1),
+    log m = 2 atanh z = 2 z sum_k z^(2k)/(2k+1) to k = 10 (|z| < 0.172: truncation < 1e-18).
+    Not part of any proof: it seeds Newton, but libm's log may differ in the last bit between CPUs
+    (SIMD variants), and the Gram point t* it leads to is written into the evidence.
+    """
+    m, e = np.frexp(x)
+    low = m < 0.7071067811865476
+    m = np.where(low, m * 2, m)
+    e = np.where(low, e - 1, e).astype(float)
+    z = (m - 1) / (m + 1)
+    z2 = z * z
+    p = np.full_like(z, _ATANH_C[-1])
+    for c in _ATANH_C[-2::-1]:
+        p = p * z2 + c
+    return e * _LN2 + 2 * z * p
+
+
+def gram_guess(ms: np.ndarray, iterations: int = 12, log=np.log) -> np.ndarray:
+    """Return float approximations of g_m (Newton on the Stirling theta; not rigorous, for seeding).
+
+    Three iterations already reach the float noise (~1e-8) from t >= 1000 on. `log=log_ieee` makes
+    the result the same on every build (the checker's Gram points); the proposer keeps np.log.
+    """
+    t = 2 * math.pi * (ms + 1.0) / log(np.maximum(ms, 3.0) / 2) + 20.0
+    for _ in range(iterations):
+        lg = log(t / (2 * math.pi))
+        th = t / 2 * lg - t / 2 - math.pi / 8 + 1 / (48 * t)
+        t = t - (th - ms * math.pi) / (0.5 * lg)
     return t
 
 
@@ -39,43 +68,56 @@ def gram_floats(ms: Sequence[int]) -> np.ndarray:
     return out
 
 
-def gram_points(ms: Sequence[int]) -> list[Point]:
-    """Return the Point of each g_m (t* and its proved radius), Arb balls where the float route does not apply."""
+def _newton(ms: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Return (S, h*, r, good) per m: t* = S + h* exactly, |g_m - t*| <= r where good (else: use Arb's ball)."""
     m_arr = np.array(ms, dtype=float)
-    guess = gram_guess(m_arr) if len(ms) else m_arr
-    out: list[Point | None] = [None] * len(ms)
-    order = sorted(range(len(ms)), key=guess.__getitem__)
-    i = 0
-    while i < len(order):
-        first = float(guess[order[i]])
-        if first < RS_MIN_T + 300:
-            out[order[i]] = gram_point(ms[order[i]])
-            i += 1
-            continue
-        width = min(256.0, first / 64)
-        s_base = math.floor(first + width)
-        j = i
-        while j < len(order) and guess[order[j]] <= s_base + width:
-            j += 1
-        idx = order[i:j]
+    guess = gram_guess(m_arr, 3, log_ieee) if len(ms) else m_arr
+    s_out, h_out, r_out = np.zeros(len(ms)), np.zeros(len(ms)), np.zeros(len(ms))
+    good = np.zeros(len(ms), dtype=bool)
+    high = np.nonzero(guess >= RS_MIN_T + 300)[0]
+    for (s_base, h_abs), sub in theta_groups(guess[high]).items():
+        idx = high[sub]
         h = guess[idx] - s_base
-        base = ThetaBase.at(s_base, float(np.abs(h).max()) + 1.0)
-        k = np.array([ms[q] - 2 * base.j for q in idx], dtype=float)  # exact: |k| < 2^53
+        base = theta_base(s_base, h_abs)
+        k = m_arr[idx] - 2 * base.j  # exact: |k| < 2^53
         target = k * math.pi  # |target - k pi| <= |k| (1.3e-16 + u pi)
         e_target = np.abs(k) * (_PI_ERR + U * math.pi)
-        deriv = np.array([(n + 1) * c for n, c in enumerate(base.coef)])
-        for _ in range(4):
+        deriv = [(n + 1) * c for n, c in enumerate(base.coef)]
+        for _ in range(2):  # quadratic convergence from the ~1e-8 guess; r below proves what is reached
             val, _ = base.eval(h)
-            slope = np.polyval(deriv[::-1], h)
+            slope = np.full_like(h, deriv[-1])
+            for c in deriv[-2::-1]:
+                slope = slope * h + c
             h = h - (val - target) / slope
         val, e_val = base.eval(h)
         delta = (np.abs(val - target) * (1 + 2 * U) + e_val + e_target + 2 * U * (np.abs(val) + np.abs(target))) * (1 + 1e-9)
         r = delta / base.d1_low * (1 + 4 * U)
-        for q, hq, rq in zip(idx, h, r):
-            if abs(hq) + rq < base.h_abs and rq < 1e-6:
-                n, d = float(hq).as_integer_ratio()  # t* = S + h* exactly
-                out[q] = Point(s_base * d + n, d, float(rq), ms[q])
-            else:
-                out[q] = gram_point(ms[q])
-        i = j
-    return out  # type: ignore[return-value]
+        s_out[idx], h_out[idx], r_out[idx] = s_base, h, r
+        good[idx] = (np.abs(h) + r < base.h_abs) & (r < 1e-6)
+    return s_out, h_out, r_out, good
+
+
+def gram_points(ms: Sequence[int]) -> list[Point]:
+    """Return the Point of each g_m (t* and its proved radius), Arb balls where the float route does not apply."""
+    s_b, h, r, good = _newton(ms)
+    out = []
+    for q, m in enumerate(ms):
+        if good[q]:
+            n, d = float(h[q]).as_integer_ratio()  # t* = S + h* exactly
+            out.append(Point(int(s_b[q]) * d + n, d, float(r[q]), m))
+        else:
+            out.append(gram_point(m))
+    return out
+
+
+def gram_arrays(ms: Sequence[int]) -> Points:
+    """Return the Points of the g_m as arrays (base S, offset h*, radius r, theta/(2 pi) = m/2), Arb balls where needed."""
+    s_b, h, r, good = _newton(ms)
+    m_arr = np.array(ms, dtype=np.int64)
+    pts = Points(s_b, h, np.zeros(len(ms)), r, 0.5 * (m_arr % 2), np.zeros(len(ms)))
+    bad = np.nonzero(~good)[0]
+    if len(bad):
+        arb_pts = Points.of([gram_point(ms[q]) for q in bad])
+        for f in ("base", "off", "e_off", "r_t", "theta_turn", "e_theta"):
+            getattr(pts, f)[bad] = getattr(arb_pts, f)
+    return pts

@@ -1,8 +1,8 @@
 """Rigorous fast Hardy Z: the Riemann-Siegel formula in float64 with a proved error bound per point.
 
-`enclose(points)` returns, for a whole chunk at once, (value, bound) with |Z(t) - value| <= bound,
-or None where this path does not apply (the caller then uses the Arb path, the reference). A
-sign counts only where |value| > bound.
+`enclose_points(points)` returns, for a whole chunk at once, (value, bound, ok) with |Z(t) - value|
+<= bound wherever ok; `enclose(points)` is the same per Point (None where this path does not
+apply; the caller then uses the Arb path, the reference). A sign counts only where |value| > bound.
 
 Theorem used (imported, like Turing-Trudgian: a hypothesis of the contract)
 ----------------------------------------------------------------------------
@@ -21,21 +21,26 @@ valid under either reading. This path is used only for t >= RS_MIN_T = 1000.
 Floating-point model (the only other assumption)
 ------------------------------------------------
 IEEE-754 binary64, round to nearest: every +, -, *, /, sqrt returns the exact result times
-(1 + d), |d| <= u = 2^-53 (numpy ufuncs on float64 arrays; no libm function is used: cos and
-sinc are our own polynomials below). An inner product of length n computed in any order, with
-or without fused multiply-add (BLAS), has error <= gamma_n sum |x_i y_i|, gamma_n = n u/(1 - n u)
-(Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., Sec. 3.1: each product x_i y_i
-passes through at most n roundings whatever the summation tree). Constants from Arb (log n,
-n^{-1/2}, theta(S) mod 2pi, theta's Taylor coefficients, T0 log n mod 2pi, Gram points) are
-balls (hypothesis `arb-enclosures`); their radii enter the bound.
+(1 + d), |d| <= u = 2^-53; rint and floor are exact (numpy ufuncs on float64 arrays, each one
+operation with one rounding: no fused multiply-add, no BLAS, no libm: cos and sinc are our own
+polynomials). A sum of n floats computed in any order has error <= gamma_{n-1} sum |x_i|,
+gamma_n = n u/(1 - n u) (Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., 4.2);
+Horner's rule for a degree-d polynomial has error <= gamma_{2d} sum |c_j||y|^j (ibid. 5.1).
+Constants from Arb (l_n = log n/(2 pi), n^-1/2, theta(S) mod 2pi, theta's Taylor coefficients,
+floor(2^P l_n), Gram points, 1/(2 pi)) are balls (hypothesis `arb-enclosures`); their radii enter
+the bound. Phases are in turns (units of 2 pi) from step 2 on, so the reduction mod 1 is exact.
 
 Proof of the bound (per point t; all symbols are the exact quantities, ~ marks computed floats)
 -----------------------------------------------------------------------------------------------
-1. Inputs. t is an exact rational (or the exact dyadic midpoint t_m of an Arb ball for g_m with
-   radius r_g, and then theta(g_m) = m pi exactly). T0 is an integer base for the chunk, h0 = t - T0
-   = r/d with integers r, d; h0~ = fl(fl(r)/fl(d)): |h0~ - h0| <= 3.01 u |h0| (three roundings).
-   Likewise t~ = fl(fl(num)/fl(den)) has relative error <= 3.01 u.
-2. theta(t) mod 2pi. For rational t, S is an integer base near t, |t - S| <= H, h = t - S.
+1. Inputs. t = base + off + e with base an integer (< 2^53), off a float, |e| <= e_off: for a
+   rational num/den, base = floor, off = fl(fl(num - base den)/fl(den)) in [0, 1), e_off = 3.01 u
+   off (three roundings); for a Gram point t* = S + h* exactly (rs_gram: off = h*, e_off = 0) or the
+   dyadic midpoint of an Arb ball for g_m (as a rational), |g_m - t*| <= r_t, theta(g_m) = m pi.
+   t~ = fl(base + off): relative error <= u + e_off/t <= 1.01 u. T0 = 256 floor(t~/256) (exact; any integer
+   is valid), h0 = t - T0, h0~ = fl((base - T0) + off) (base - T0 exact): |h0~ - h0| <= e_h := 1.01 u |h0~| + e_off
+   (+ r_t for a Gram point: the value sought is at g_m).
+2. theta(t)/(2 pi) mod 1 =: Theta. Gram point: Theta = m/2 mod 1 exactly (0 or 1/2), e_Theta = 0.
+   Rational t: S is an integer base near t, |t - S| <= H, h = t - S (S on a fixed grid: theta_grid).
    theta(S + h) = theta(S) + sum_{k=1..K} c_k h^k + R_K with c_k = theta^(k)(S)/k! (Arb series).
    For k >= 2, theta^(k)(t) = Im[(i/2)^k psi^(k-1)(1/4 + i t/2)] and, with psi^(m)(z) =
    (-1)^(m+1) m! sum_j (z+j)^-(m+1), |z + j| >= sqrt(j^2 + (t/2)^2), comparing the sum with an
@@ -44,30 +49,39 @@ Proof of the bound (per point t; all symbols are the exact quantities, ~ marks c
    of theta(S) mod 2pi; its error e_theta = |B~ - B| + Horner error gamma_{2K} sum|c~_k||h|^k
    + coefficient error sum |c~_k - c_k| |h|^k + |P'| |h~ - h| + R_K + rounding of the sum.
    h~ = t - S in float has relative error 3.01 u, hence the |P'| 3.02 u H term.
-   At a Gram point theta~ = 0 or fl(pi), e_theta <= 2^-51.
-3. Phase. theta(t) - t log n = theta(t) - A_n - h0 log n (mod 2pi), A_n = T0 log n mod 2pi from Arb,
-   A~_n its float, |A~ - A| <= e_A. Computed phi~ = fl(fl(theta~ - A~) - fl(h0~ l~_n)), l~_n = float
-   of log n (|l~ - l| <= 2u l + r_l, any rounding of a ball midpoint). With X = (|theta~| + 2pi)(1 + 2u)
-   >= |theta~ - A~| and L = log N (1 + 1e-7):
-   |phi~ - phi| <= e_theta + e_A + u X + 6.1 u |h0| L + u (X + 1.01 |h0| L) + 1.01 r_g L  =: e_phi.
-4. Reduction. k = rint(fl(phi~ / 2pi~)) is some integer (any integer is valid: cos is 2pi-periodic),
-   |k| <= K_i := (X + 1.01 |h0| L)/(2 pi) + 1 (checked < 1e8, so |phi~| < 7e8). r~ = fl(phi~ - fl(k C)), C = fl(2 pi),
-   |C - 2pi| <= 2.5e-16: |r~ - (phi~ - 2 pi k)| <= K_i (2.5e-16 + 2 pi u (1 + u)) + u RMAX =: e_r.
-   As |phi~ fl(1/2pi) - phi~/2pi| <= 3u |phi~|/2pi < 1e-6, |phi~ - 2 pi k| <= pi + 1e-5, and
-   |r~| <= pi + 1e-5 + e_r < RMAX = 3.1416.
-5. Cosine. c~ = Horner of T_D(r) = sum_{j<=D} (-1)^j y^j/(2j)!, y~ = fl(r~^2), D = 10.
-   |cos r~ - T_D(r~)| <= RMAX^(2D+2)/(2D+2)!; Horner error <= gamma_{2D} cosh(RMAX); coefficient
-   rounding <= u cosh(RMAX); y rounding: |dT_D/dy| <= sinh(sqrt y)/(2 sqrt y) <= 1.84, times u RMAX^2.
-   Sum =: e_cos. cos is 1-Lipschitz, so |c~ - cos(phi)| <= e_cos + e_phi + e_r per term.
-6. Main sum. w~_n = float of n^-1/2, |w~ - w| <= u w + r_w. M~ = fl(2 (c~ . w~)) over n <= N (terms
-   n > N are exact zeros). With W = sum_{n<=N} w~_n (rounded up):
-   |M~ - 2 sum w cos phi| <= 2 [gamma_{n_max} W (1 + e) + W (e_cos + e_phi + e_r) + (2.01 u + r_w) W] (+ u|M~|).
-7. C0 term. a~ = sqrt(fl(t~ * fl(1/2pi))): tau~ has relative error <= 6.01 u, so |a~ - a| <= d_p :=
+   Theta~ = fl(theta~ c), c = fl(1/fl(2 pi)) with |c - 1/(2 pi)| <= E_INV (Arb): |Theta~ - Theta| <=
+   e_Theta := |theta~| (1.01 u c + E_INV) + 0.16 e_theta (1/(2 pi) < 0.16), up to an integer.
+3. Phase. psi_n = Theta - A_n - h0 l_n is theta(t)/(2 pi) - t l_n mod 1, A_n = T0 l_n mod 1. With
+   F_n = floor(2^P l_n) (P = 128; |F_n - 2^P l_n| < 2 from an Arb ball of radius < 1/4),
+   y_n = T0 F_n mod 2^P exactly (Python integers) and A~_n = float(y_n) 2^-P (int -> float correctly
+   rounded, the power of two exact): |A~_n - A_n| <= e_A := u + 2 T0 2^-P up to an integer, A~_n in [0, 1].
+   l~_n = float of the Arb ball of l_n, |l~_n - l_n| <= 1.01 u l_n, and l_n, l~_n <= L' := l~_N (1 + 2u)
+   for n <= N (l~ increasing). The kernel computes -psi (cos is even): psi~ = fl(fl(fl(h0~ l~_n) +
+   A~_n) - Theta~). With X = |Theta~| + 1 the three roundings are <= u |h0~| L', u (|h0~| L' (1 + u)
+   + 1) and u (|h0~| L' + X)(1 + 2u), in all <= 3.01 u |h0~| L' + 2.01 u X; and |h0~ l~ - h0 l| <=
+   (e_h + r_t) L' + 1.02 u (|h0~| + e_h + r_t) L'. So up to an integer
+   |psi~ - (-psi_n)| <= e_psi := e_Theta + e_A + 2.01 u X + L' (1.03 (e_h + r_t) + 4.03 u |h0~|).
+4. Reduction. k = rint(psi~) and x~ = fl(psi~ - k) = psi~ - k exactly: |psi~ - k| <= 1/2, and for
+   |psi~| >= 1/2 Sterbenz's lemma applies (k/2 <= psi~ <= 2k); |psi~| < 2^50 is checked, so rint
+   is exact. cos is even and 1-periodic in turns: cos(2 pi psi_n) = cos(2 pi (x~ + d)), |d| <= e_psi.
+5. Cosine and weight. p(y) = sum_{j<=D} b_j y^j (rs_cos, D = 5, 6 or 7 by T0's cell alone) with |cos(2 pi x)
+   - p(x^2)| <= E_P for |x| <= 1/2, proved by Arb in rs_cos (Chebyshev basis; 7.9e-7, 1.1e-8, 1.2e-10). w~_n = float of the
+   Arb ball of n^-1/2, |w~ - w| <= u w + r_w. The term is fl(Horner(b, y~) w~_n), y~ = fl(x~^2) <= 1/4
+   (the b_j are floats: no coefficient rounding). Its error against w_n cos(2 pi psi_n) is at most
+   w~_n [gamma_{2D} S_b (Horner) + u S_b'/4 (y~: |p'| <= S_b' on [0, 1/4], |y~ - x~^2| <= u/4)
+   + E_P + 2 pi e_psi (cos(2 pi .) is 2 pi-Lipschitz) + 2.03 u (the product, |p~| <= 1.001; w~)]
+   + r_w =: w~_n e_term + r_w, S_b = sum |b_j| 4^-j, S_b' = sum j |b_j| 4^-(j-1) (rs_cos, by Arb);
+   and |term~_n| <= w~_n (1 + e_term). Terms n > N are multiplied by 0: exact zeros.
+6. Main sum. S~ = the adjacent-pair tree sum of the terms (rs_sum; the exact zeros past N add
+   nothing): |S~ - sum term~| <= gamma_N W (1 + e_term), W = sum_{n<=N} w~_n (rounded up). M~ = 2 S~ (exact):
+   |M~ - 2 sum w cos 2 pi psi| <= 2 [gamma_N W (1 + e_term) + W e_term + N r_w] (+ u|M~|).
+7. C0 term. a~ = sqrt(fl(t~ * c)): tau~ has relative error <= 6.01 u, so |a~ - a| <= d_p :=
    4.1 u a~ + 1.01 r_g/(4 pi a~). If frac(a~) is within 4 d_p of 0 or 1, N is not certain: fall
    back. Else N = floor(a~) exactly, p~ = a~ - N exactly (Sterbenz), |p~ - p| <= d_p.
    q~ = 1/sqrt(a~) (tau^-1/4 = a^-1/2): relative error <= 5u.
-   C0 is evaluated at p~ as cos(2pi(p~^2 - p~ - 1/16))/cos(2pi p~) with the cosine of step 5 when
-   |p~ - 1/4|, |p~ - 3/4| >= 0.04 (then |cos 2 pi p| >= 0.248), else through the exact identity
+   C0 is evaluated at p~ as cos(2pi(p~^2 - p~ - 1/16))/cos(2pi p~) with the cosine below (Taylor,
+   degree 10 in r^2, |r| <= RMAX, error E_COS) when |p~ - 1/4|, |p~ - 3/4| >= 0.04 (then
+   |cos 2 pi p| >= 0.248), else through the exact identity
    C0(1/4 + x) = ((1-2x)/2) sinc(pi x (1-2x)) / sinc(2 pi x) (and 3/4 + x with 1 + 2x), sinc a
    Taylor polynomial (|y| <= 0.26, 6 terms, truncation < 1e-16), so no removable singularity is
    met. |C0'| <= 2pi/0.248 + 2pi/0.248^2 <= 130 in the first region and <= 2 in the second, so
@@ -76,37 +90,67 @@ Proof of the bound (per point t; all symbols are the exact quantities, ~ marks c
 8. Total: bound = [6] + [7] + 0.127 q~^3 (1 + 20 u) + u (|M~| + |C0 term|) for the final addition;
    every bound is computed in float from non-negative terms (fewer than 60 operations, relative
    error < 1e-12) and multiplied by (1 + 1e-9). Then |Z(t) - Z~| <= bound.
+
+Determinism: every step is an elementwise IEEE operation or exact integer arithmetic, and the one
+reduction (step 6) has a fixed order, so value and bound, hence which points fall back, are the
+same on every numpy build and CPU (the constants E_P, S_b are Arb upper bounds of fixed floats;
+T0, the theta base and the cosine degree depend on t alone, and the tree sum ignores the
+padding), so a point's value and bound are a function of the point: not of the chunk it came
+with, nor of how `workers` split the chunk (tested). The compiled block (rs_sum_jit,
+numba without fast-math) performs the same operations in the same order: the same bits (tested).
+No libm function is used anywhere a bit of the evidence depends on: powers are IEEE products
+(_ipow), cosh(RMAX) is a literal, and the Gram points' Newton seed uses rs_gram.log_ieee.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from fractions import Fraction
 from typing import Sequence
 
 import numpy as np
 from flint import arb, arb_series, ctx
 
+from mathloop.targets.critical_line_zeros import rs_cos, rs_sum
+from mathloop.targets.critical_line_zeros.rs_sum import E_INV_TWO_PI, INV_TWO_PI
+
 RS_MIN_T = 1000
-FIXED_P = 200  # bits of the fixed-point log n and 2 pi for the exact reduction of T0 log n
 GABCKE_C0 = 0.127
 U = 2.0**-53
 RMAX = 3.1416
-COS_DEGREE = 10
+COS_DEGREE = 10  # of the radian cosine used by C0 (step 7)
 _TWO_PI = 2 * math.pi  # fl(2 pi); |fl(2pi) - 2pi| < 2.5e-16
-_INV_TWO_PI = 1 / _TWO_PI
 _COS_C = [(-1) ** j / math.factorial(2 * j) for j in range(COS_DEGREE + 1)]
 _SINC_C = [(-1) ** j / math.factorial(2 * j + 1) for j in range(6)]
-_COSH, _SINH_RATIO = math.cosh(RMAX), 1.84
+_COSH, _SINH_RATIO = 11.5925, 1.84  # >= cosh(RMAX) = 11.59204...; literals, not libm
+if E_INV_TWO_PI > 2 * U * INV_TWO_PI:  # step 7 takes c's error as at most 2u relative
+    raise ArithmeticError("fl(1/fl(2 pi)) is not within 2u of 1/(2 pi)")
 
 
-def _gamma(n: int) -> float:
-    return n * U / (1 - n * U)
+_gamma = rs_sum.gamma
 
 
-E_COS = RMAX ** (2 * COS_DEGREE + 2) / math.factorial(2 * COS_DEGREE + 2) + (_gamma(2 * COS_DEGREE) + U) * _COSH * 1.000001 + _SINH_RATIO * U * RMAX**2
+def _ipow(x: float, k: int) -> float:
+    """Return x^k by k - 1 IEEE products (not libm's pow, so every platform gives the same bits)."""
+    out = 1.0
+    for _ in range(k):
+        out *= x
+    return out
+
+
+E_COS = _ipow(RMAX, 2 * COS_DEGREE + 2) / math.factorial(2 * COS_DEGREE + 2) * 1.000001 + (_gamma(2 * COS_DEGREE) + U) * _COSH * 1.000001 + _SINH_RATIO * U * RMAX * RMAX * 1.000001
+
+
+def _cos_error(b: tuple[float, ...]) -> float:
+    """Return E_P + the Horner, y~ and product terms of step 5 for the polynomial b."""
+    s_b, s_b1 = rs_cos.eval_constants(b)
+    return rs_cos.poly_error(b) + _gamma(2 * (len(b) - 1)) * s_b + U * s_b1 / 4 + 2.03 * U
+
+
 INFLATE = 1 + 1e-9
+T0_CELL = 256.0
 
 
 @dataclass(frozen=True)
@@ -122,48 +166,6 @@ class Enclosure:
         if abs(self.value) > self.bound:
             return 1 if self.value > 0 else -1
         return 0
-
-
-class _Tables:
-    """Per-process floats of log n and n^-1/2 (correctly rounded from Arb balls) with error bounds."""
-
-    def __init__(self) -> None:
-        self.n = 0
-        self.logs = np.zeros(0)
-        self.weights = np.zeros(0)
-        self.log_balls: list[arb] = []
-        self.r_log = 0.0
-        self.r_w = 0.0
-        self.fixed_logs: list[int] = []
-        self.fixed_two_pi = 0
-        self.fixed_scale = 1.0
-
-    def ensure(self, n_max: int) -> None:
-        if n_max <= self.n:
-            return
-        n_new = max(n_max, 2 * self.n, 64)
-        logs, ws, balls, rl, rw = [], [], [], 0.0, 0.0
-        with ctx.workprec(192):
-            for n in range(1, n_new + 1):
-                lb = arb(n).log()
-                wb = arb(n).rsqrt()
-                balls.append(lb)
-                logs.append(float(lb.mid()))
-                ws.append(float(wb.mid()))
-                rl = max(rl, float(lb.rad()))
-                rw = max(rw, float(wb.rad()))
-        self.n, self.log_balls = n_new, balls
-        self.logs, self.weights = np.array(logs), np.array(ws)
-        with ctx.workprec(FIXED_P + 64):
-            scale = arb(2) ** FIXED_P
-            self.fixed_logs = [int((lb * scale).mid().floor().unique_fmpz()) for lb in (arb(n).log() for n in range(1, n_new + 1))]
-            self.fixed_two_pi = int((2 * arb.pi() * scale).mid().floor().unique_fmpz())
-        self.fixed_scale = float(2**FIXED_P)
-        # |l~ - l| <= u l + (radius, far below u): folded in as 1.01 u l below.
-        self.r_log, self.r_w = rl, rw
-
-
-_T = _Tables()
 
 
 def _exact(x: arb) -> Fraction:
@@ -285,10 +287,10 @@ class ThetaBase:
 
     @classmethod
     def at(cls, s_base: int, h_abs: float) -> "ThetaBase":
-        """Return the base at S = s_base covering |h| <= h_abs (S - h_abs >= 1000)."""
+        """Return the base at S = s_base covering |h| <= h_abs (0 < S - h_abs; step 2 holds for every t > 0)."""
         k_terms, tail = 2, 1.0
         for k_terms in range(2, 16):
-            tail = (h_abs / (s_base - h_abs)) ** (k_terms + 1) * (1 + math.pi * (s_base + h_abs) / 4) / (k_terms + 1)
+            tail = _ipow(h_abs / (s_base - h_abs), k_terms + 1) * (1 + math.pi * (s_base + h_abs) / 4) / (k_terms + 1) * 1.000001
             if tail < 1e-15:
                 break
         with ctx.workprec(128):
@@ -306,157 +308,158 @@ class ThetaBase:
 
     def eval(self, hs: np.ndarray) -> tuple[np.ndarray, float]:
         """Return theta~(S + h) - 2 pi j (the value B + P(h)) and one error bound for all |h| <= h_abs."""
-        coef, h_abs = self.coef, self.h_abs
+        coef = self.coef
         poly = np.full_like(hs, coef[-1])
         for c in coef[-2::-1]:
             poly = poly * hs + c
         poly = poly * hs
-        absum = sum(abs(c) * h_abs ** (k + 1) for k, c in enumerate(coef))
-        dsum = sum((k + 1) * abs(c) * h_abs**k for k, c in enumerate(coef))
-        csum = sum(e * h_abs ** (k + 1) for k, e in enumerate(self.e_coef))
-        err = (self.e_b + _gamma(2 * len(coef)) * absum + csum + dsum * 3.02 * U * h_abs + self.tail
-               + U * (abs(self.b_f) + absum) * 2)
-        return self.b_f + poly, err
+        return self.b_f + poly, self.error
+
+    @cached_property
+    def error(self) -> float:
+        """Return the bound of step 2 on |theta~ - theta| for every |h| <= h_abs (computed once)."""
+        coef, h_abs = self.coef, self.h_abs
+        absum = sum(abs(c) * _ipow(h_abs, k + 1) for k, c in enumerate(coef)) * 1.000001
+        dsum = sum((k + 1) * abs(c) * _ipow(h_abs, k) for k, c in enumerate(coef)) * 1.000001
+        csum = sum(e * _ipow(h_abs, k + 1) for k, e in enumerate(self.e_coef)) * 1.000001
+        return (self.e_b + _gamma(2 * len(coef)) * absum + csum + dsum * 3.02 * U * h_abs + self.tail
+                + U * (abs(self.b_f) + absum) * 2)
 
 
-def _theta_rational(pts: list[Point]) -> tuple[np.ndarray, np.ndarray]:
-    """Return theta~(t) (mod 2pi, not reduced) and its error bound for rational points (step 2)."""
+def theta_grid(t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return the bases (S, H) that serve the t: S a multiple of G = min(256, 2^k <= t/64), |t - S| <= G/2 < H.
+
+    Exact float operations only (frexp, a power-of-two division, rint), so the choice is the same
+    on every build; the base depends on t alone, so points share (cached) bases across chunks and
+    a point's theta does not depend on which other points came with it.
+    """
+    _, e = np.frexp(t / 64)
+    g = np.where(t >= 16384, 256.0, np.ldexp(1.0, np.maximum(e - 1, 0)))
+    return np.rint(t / g) * g, g / 2 + 1.0
+
+
+def theta_groups(t: np.ndarray) -> dict[tuple[int, float], np.ndarray]:
+    """Return the indices of the t grouped by their theta base (S, H)."""
+    s_b, h_b = theta_grid(t)
+    keys = s_b + h_b / 1024  # exact and one-to-one: S is an integer, H - 1 a power of two <= 128
+    uniq, first, inv = np.unique(keys, return_index=True, return_inverse=True)
+    order = np.argsort(inv, kind="stable")
+    parts = np.split(order, np.searchsorted(inv[order], np.arange(1, len(uniq))))
+    return {(int(s_b[f]), float(h_b[f])): idx for f, idx in zip(first.tolist(), parts)}
+
+
+@lru_cache(maxsize=256)
+def theta_base(s_base: int, h_abs: float) -> ThetaBase:
+    """Return ThetaBase.at(s_base, h_abs), once per process."""
+    return ThetaBase.at(s_base, h_abs)
+
+
+def _theta_rational(pts: list[Point], t_f: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return theta~(t) (mod 2pi, not reduced) and its error bound for rational points (step 2); t_f: floats of t."""
     out, err = np.empty(len(pts)), np.empty(len(pts))
-    tf = [p.minus(0) for p in pts]
-    order = sorted(range(len(pts)), key=tf.__getitem__)
-    i = 0
-    while i < len(order):
-        first = tf[order[i]]
-        width = min(256.0, first / 64)
-        s_base = math.floor(first + width)
-        j = i
-        while j < len(order) and tf[order[j]] <= s_base + width:
-            j += 1
-        idx = order[i:j]
-        hs = np.array([pts[q].minus(s_base) for q in idx])  # relative error <= 3.01 u
-        base = ThetaBase.at(s_base, float(np.abs(hs).max()) * (1 + 2 * U))
-        out[idx], err[idx] = base.eval(hs)
-        i = j
+    for (s_base, h_abs), idx in theta_groups(t_f).items():
+        hs = np.array([pts[q].minus(s_base) for q in idx.tolist()])  # relative error <= 3.01 u; |h| < h_abs
+        out[idx], err[idx] = theta_base(s_base, h_abs).eval(hs)
     return out, err
 
 
 @dataclass(frozen=True)
-class _Shared:
-    """What one enclose() call computes once: the base T0, A~_n = T0 log n mod 2pi, its error."""
+class Points:
+    """A chunk's points as arrays: t = base + off + e, |e| <= e_off, theta(t)/(2 pi) = theta_turn + e' (mod 1), |e'| <= e_theta.
 
-    t0: int
-    a_n: np.ndarray
-    e_a: float
-
-
-def _shared(t0: int, n_max: int) -> _Shared:
-    """Return A~_n = T0 log n mod 2pi by exact integer arithmetic on 2^-P fixed-point log n and 2 pi.
-
-    L_n, M are within 1 of 2^P log n and 2^P 2pi (floors of Arb midpoints, radius < 2^-8), so
-    |T0 L_n 2^-P - T0 log n| <= T0 2^-P and the reduction by k M adds k 2^-P: the exact residue
-    r 2^-P is within (T0 + k) 2^-(P-1) < 2^-140 of T0 log n - 2 pi k; its float has error 2u |A|.
+    Attributes:
+        base: integers (as floats, < 2^53); off: floats; e_off: bounds on |t - base - off| (step 1).
+        r_t: for a Gram point, |g_m - t| <= r_t (the value sought is Z(g_m)); 0 for rationals.
+        theta_turn, e_theta: theta(g_m)/(2 pi) = m/2 exactly for Gram points; step 2 for rationals.
     """
-    _T.ensure(n_max)
-    big_m = _T.fixed_two_pi
-    a_list = []
-    for ln in _T.fixed_logs[:n_max]:
-        y = t0 * ln
-        a_list.append(float(y % big_m) / _T.fixed_scale)
-    a_n = np.array(a_list)
-    return _Shared(t0, a_n, 2 * U * 2 * math.pi + 2.0**-140)
+
+    base: np.ndarray
+    off: np.ndarray
+    e_off: np.ndarray
+    r_t: np.ndarray
+    theta_turn: np.ndarray
+    e_theta: np.ndarray
+
+    @classmethod
+    def of(cls, pts: Sequence[Point]) -> "Points":
+        """Return the arrays of Point objects (rationals get theta from ThetaBase, Gram points m/2)."""
+        base = [p.num // p.den for p in pts]
+        off = np.array([p.minus(b) for p, b in zip(pts, base)])  # in [0, 1), relative error <= 3.01 u
+        base_f = np.array(base, dtype=float)
+        t_f = base_f + off  # the same float enclose_points serves by
+        gram = [p.gram for p in pts]
+        th, e_th = np.array([0.0 if m is None else 0.5 * (m % 2) for m in gram]), np.zeros(len(pts))
+        rat = [k for k, m in enumerate(gram) if m is None and t_f[k] >= RS_MIN_T]
+        if rat:
+            theta, e_theta = _theta_rational([pts[k] for k in rat], t_f[rat])
+            th[rat] = theta * INV_TWO_PI  # step 2: to turns
+            e_th[rat] = np.abs(theta) * (1.01 * U * INV_TWO_PI + E_INV_TWO_PI) + e_theta * 0.16
+        return cls(base_f, off, 3.01 * U * off, np.array([p.r_t for p in pts]), th, e_th)
+
+    @staticmethod
+    def concat(parts: Sequence["Points"]) -> "Points":
+        """Return the points of all parts, in order."""
+        return Points(*(np.concatenate([getattr(p, f) for p in parts]) for f in ("base", "off", "e_off", "r_t", "theta_turn", "e_theta")))
+
+    def __len__(self) -> int:
+        return len(self.base)
 
 
-def enclose(points: Sequence[Point], batch: int = 128) -> list[Enclosure | None]:
+def enclose(points: Sequence[Point]) -> list[Enclosure | None]:
     """Return an Enclosure of Z at every point, or None where this path does not apply (t < 1000, a ~ integer)."""
-    res: list[Enclosure | None] = [None] * len(points)
-    tf = [p.minus(0) for p in points]
-    use = [i for i, t in enumerate(tf) if t >= RS_MIN_T]  # floats: t < 1000 exactly only matters above
-    if not use:
-        return res
-    use.sort(key=tf.__getitem__)  # any order is valid; batches of nearby t keep N uniform
-    t_last = tf[use[-1]]
-    shared = _shared(math.floor(tf[use[0]]) - 1, int(math.sqrt(t_last / (2 * math.pi)) * (1 + 1e-9)) + 1)
-    theta, e_theta = np.zeros(len(use)), np.full(len(use), 2.0**-51)
-    rat = [k for k, i in enumerate(use) if points[i].gram is None]
-    for k, i in enumerate(use):
-        if points[i].gram is not None and points[i].gram % 2:
-            theta[k] = math.pi
-    if rat:
-        theta[rat], e_theta[rat] = _theta_rational([points[use[k]] for k in rat])
-    for s in range(0, len(use), batch):
-        part = use[s : s + batch]
-        encs = _enclose_batch([points[i] for i in part], theta[s : s + batch], e_theta[s : s + batch], shared,
-                              np.array([tf[i] for i in part]))
-        for i, e in zip(part, encs):
-            res[i] = e
-    return res
+    value, bound, ok = enclose_points(Points.of(points))
+    return [Enclosure(float(v), float(b)) if k else None for v, b, k in zip(value, bound, ok)]
 
 
-_BUF: dict[str, np.ndarray] = {}
-
-
-def _buffers(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
-    """Return two reusable (rows, cols) work arrays (fresh pages cost more than the arithmetic)."""
-    need = rows * cols
-    if _BUF.get("a") is None or _BUF["a"].size < need:
-        _BUF["a"], _BUF["b"] = np.empty(need), np.empty(need)
-    return _BUF["a"][:need].reshape(rows, cols), _BUF["b"][:need].reshape(rows, cols)
-
-
-def _enclose_batch(pts: list[Point], theta: np.ndarray, e_theta: np.ndarray, sh: _Shared, t_f: np.ndarray) -> list[Enclosure | None]:
-    a = np.sqrt(t_f * _INV_TWO_PI)
-    r_t = np.array([p.r_t for p in pts])
+def enclose_points(pts: Points) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return (value, bound, ok): |Z(t) - value| <= bound wherever ok (steps 1-8); ok is False below RS_MIN_T."""
+    n = len(pts)
+    value, bound, ok = np.zeros(n), np.full(n, np.inf), np.zeros(n, dtype=bool)
+    t_f = pts.base + pts.off  # relative error <= 1.01 u (step 1)
+    use = np.nonzero(t_f >= RS_MIN_T)[0]
+    if not len(use):
+        return value, bound, ok
+    use = use[np.argsort(t_f[use], kind="stable")]  # nearby t share a block's N (any order is valid)
+    t_f, base, off, e_off, r_t = t_f[use], pts.base[use], pts.off[use], pts.e_off[use], pts.r_t[use]
+    theta, e_theta = pts.theta_turn[use], pts.e_theta[use]
+    t0 = np.floor(t_f / T0_CELL) * T0_CELL  # step 1: T0 from t alone (a multiple of 256), exact
+    h0 = (base - t0) + off  # base - t0: an exact integer; one rounding
+    e_h = 1.01 * U * np.abs(h0) + e_off
+    # Step 7 (a, N, p) first: N_i fixes how many terms each point takes.
+    a = np.sqrt(t_f * INV_TWO_PI)
     d_a = 4.1 * U * a + r_t / (4 * math.pi * a) * 1.01
     n_pt = np.floor(a)
     frac = a - n_pt
-    ok = (frac > 4 * d_a) & (frac < 1 - 4 * d_a)
-    n_max = int(n_pt.max())
-    a_n, e_a = sh.a_n[:n_max], sh.e_a
-    h0 = np.array([p.minus(sh.t0) for p in pts])
-    logs, ws = _T.logs[:n_max], _T.weights[:n_max]
-    # Steps 3-5, vectorised over (point, n). |phi~| < 1e9 (checked), so k = rint(phi~/2pi~) gives
-    # |phi~ - 2 pi k| <= pi + 1e-6 and r~ stays within RMAX = pi + 7.3e-6 (step 4).
-    phi, tmp = _buffers(len(pts), n_max)
-    np.subtract(theta[:, None], a_n[None, :], out=phi)
-    np.multiply(h0[:, None], logs[None, :], out=tmp)
-    np.subtract(phi, tmp, out=phi)
-    np.multiply(phi, _INV_TWO_PI, out=tmp)
-    np.rint(tmp, out=tmp)
-    np.multiply(tmp, _TWO_PI, out=tmp)
-    np.subtract(phi, tmp, out=phi)
-    np.multiply(phi, phi, out=phi)  # y = r~^2
-    np.multiply(phi, _COS_C[-1], out=tmp)
-    np.add(tmp, _COS_C[-2], out=tmp)
-    for cf in _COS_C[-3::-1]:
-        np.multiply(tmp, phi, out=tmp)
-        np.add(tmp, cf, out=tmp)
-    n_lo = int(n_pt.min())
-    if n_lo < n_max:
-        tmp[:, n_lo:] *= np.arange(n_lo + 1, n_max + 1)[None, :] <= n_pt[:, None]  # exact zeros past N
-    main = 2.0 * (tmp @ ws)
-    # Bounds (steps 3-8).
-    big_l = np.log(np.maximum(n_pt, 1.0)) * 1.0000001 + 1e-300
-    habs = np.abs(h0)
-    x_max = (np.abs(theta) + _TWO_PI) * (1 + 2 * U)  # bounds |theta~ - A~_n| and its float
-    e_phi = e_theta + e_a + U * x_max + 6.1 * U * habs * big_l + U * (x_max + 1.01 * habs * big_l) + r_t * big_l * 1.01
-    k_i = (x_max + 1.01 * habs * big_l) / _TWO_PI + 1
-    if float(k_i.max()) > 1e8:
+    ok_u = (frac > 4 * d_a) & (frac < 1 - 4 * d_a)
+    n_i = np.maximum(n_pt.astype(np.int64), 1)
+    tb = rs_sum.TABLES
+    x_max = np.abs(theta) + 1.0
+    if float((x_max + np.abs(h0) * 2).max()) > 2.0**50:
         raise ValueError("phase out of the range this module's proof covers")
-    e_red = k_i * (2.5e-16 + _TWO_PI * U * (1 + U)) + U * RMAX
-    cw = np.cumsum(ws) * (1 + n_max * U * 2)
-    w_sum = cw[np.maximum(n_pt.astype(int), 1) - 1]
-    e_term = E_COS + e_phi + e_red
-    e_main = 2 * (_gamma(n_max + 1) * w_sum * (1 + e_term) + w_sum * e_term + (2.01 * U + _T.r_w) * w_sum) + U * np.abs(main)
-    p_f = np.where(ok, frac, 0.5)
-    c0, e_c0 = _c0(p_f)
     q = 1.0 / np.sqrt(a)
-    sgn = np.where(n_pt % 2 == 1, 1.0, -1.0)
-    c0_term = sgn * q * c0
+    gab = GABCKE_C0 * (q * q * q) * (1 + 20 * U)  # IEEE products, not libm's pow
+    main, e_cos = np.empty(len(use)), np.empty(len(use))
+    cells = np.unique(t0)
+    for lo, hi, cell in zip(np.searchsorted(t0, cells, "left"), np.searchsorted(t0, cells, "right"), cells.tolist()):
+        # Everything here depends on the cell alone: A_n, the cosine degree, so a point's value is a
+        # function of the point (not of the chunk it came with, nor of how workers split it).
+        n_cell = int(math.sqrt((cell + T0_CELL) / (2 * math.pi))) + 1
+        poly = rs_cos.polynomial_for(n_cell, GABCKE_C0 / ((n_cell + 1) * math.sqrt(n_cell + 1)))
+        a_n = rs_sum.base_phases(int(cell), n_cell)
+        main[lo:hi] = 2.0 * rs_sum.main_sums(theta[lo:hi], h0[lo:hi], n_i[lo:hi], a_n, poly)
+        e_cos[lo:hi] = _cos_error(poly)
+    # Steps 3-6: phase error, term error, sum error.
+    ell_max = tb.ell[n_i - 1] * (1 + 2 * U)
+    e_a = U + 2.0 * t0 * 2.0**-rs_sum.FIXED_P
+    e_psi = e_theta + e_a + 2.01 * U * x_max + ell_max * (1.03 * (e_h + r_t) + 4.03 * U * np.abs(h0))
+    e_term = e_cos + 2 * math.pi * e_psi * (1 + 2 * U)
+    w_sum = tb.w_cum[n_i - 1]
+    e_main = 2 * (rs_sum.gamma(n_i) * w_sum * (1 + e_term) + w_sum * e_term + n_i * tb.r_w) + U * np.abs(main)
+    # Step 7: the C0 term; step 8: Gabcke's remainder and the final addition.
+    c0, e_c0 = _c0(np.where(ok_u, frac, 0.5))
+    c0_term = np.where(n_i % 2 == 1, 1.0, -1.0) * q * c0
     e_c0t = q * (e_c0 + 130 * d_a) + 6.01 * U * q * np.abs(c0)
-    val = main + c0_term
-    gab = GABCKE_C0 * q**3 * (1 + 20 * U)
-    bound = (e_main + e_c0t + gab + U * (np.abs(main) + np.abs(c0_term))) * INFLATE
-    out: list[Enclosure | None] = []
-    for i in range(len(pts)):
-        out.append(Enclosure(float(val[i]), float(bound[i])) if ok[i] else None)
-    return out
+    value[use] = main + c0_term
+    bound[use] = (e_main + e_c0t + gab + U * (np.abs(main) + np.abs(c0_term))) * INFLATE
+    ok[use] = ok_u
+    return value, bound, ok
