@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -147,7 +147,17 @@ def _quadratic_floor(f1: arb, f2: arb, r: arb) -> arb:
     return -a * r + b * r * r / 2
 
 
-def certify_dual_positive(c: DualCandidate, end: Fraction, *, max_cells: int) -> DualReport:
+def certify_mass_floor(c: DualCandidate, end: Fraction, *, max_cells: int) -> DualReport:
+    """Return the rigorous verdict on a(t) = 1 + 2 sum w_i cos(2 pi (a_i/h) t) > 0 over [0, end].
+
+    a is f with the piecewise-linear part removed (all nodes 0), so the same cells, Taylor bound and
+    third-derivative bound apply; the period reduction of (iii) needs a >= 0 when 2W >= 1.
+    """
+    bare = replace(c, nodes=(Fraction(0), Fraction(0)))
+    return certify_dual_positive(bare, end, max_cells=max_cells, what="a(t) = 1 + 2 sum w cos(2 pi b t)")
+
+
+def certify_dual_positive(c: DualCandidate, end: Fraction, *, max_cells: int, what: str = "1 + k-check") -> DualReport:
     """Return the rigorous verdict on f > 0 over [0, end] (module doc); never PROVED when undecided."""
     fn = DualFunction(c)
     f3 = third_derivative_bound(c)
@@ -174,7 +184,7 @@ def certify_dual_positive(c: DualCandidate, end: Fraction, *, max_cells: int) ->
             m, r = (lo + hi) / 2, (hi - lo) / 2
             f0, f1, f2 = fn.at(m)
             if f0 < 0:
-                return DualReport("negative", f"1 + k-check < 0 at t = {m} (x = t/h = {m / c.h}): f in {f0.str(10)}",
+                return DualReport("negative", f"{what} < 0 at t = {m} (x = t/h = {m / c.h}): f in {f0.str(10)}",
                                   {**base, "witness_value_upper": to_fraction(f0.upper())}, m)
             rb = arb(_q(r))
             bound = f0 + _quadratic_floor(f1, f2, rb) - f3b * rb * rb * rb / 6
@@ -196,5 +206,5 @@ def certify_dual_positive(c: DualCandidate, end: Fraction, *, max_cells: int) ->
     assert worst is not None
     cert = {**base, "cell_count": count, "max_depth": deepest, "min_lower_bound": worst[0],
             "min_cell": [worst[1], worst[2]], "cells_sha256": digest.hexdigest()}
-    return DualReport("positive", f"1 + k-check > 0 on [0, {end}]: {count} Arb cells, smallest lower bound "
+    return DualReport("positive", f"{what} > 0 on [0, {end}]: {count} Arb cells, smallest lower bound "
                       f"{float(worst[0]):.3e}", cert, None, tuple(m for _, m in sorted(lowest)[:LOWEST_KEPT]))
