@@ -146,8 +146,10 @@ def solve(N: int, M: int, *, mass: bool = True, margin: float = 1e-6, grid_facto
                 return None
             options["time_limit"] = left
         res = linprog(c, A_ub=-a, b_ub=b - margin, bounds=bounds, method=method, options=options)
+        if res.status != 0 and method != "highs-ds" and res.status != 1:  # IPM numerical trouble: dual simplex
+            res = linprog(c, A_ub=-a, b_ub=b - margin, bounds=bounds, method="highs-ds", options=options)
         if res.status != 0:
-            return None
+            return result  # the last round solved (a proposal: back-off and the checker decide), or None
         L, k, w = rows.nodes(res.x)
 
         def f(tt, k=k, w=w):

@@ -27,8 +27,9 @@ from mathloop.targets.pair_correlation_rh_ceiling import conditions, cross_check
 from mathloop.targets.pair_correlation_rh_ceiling.arb_positivity import certify_dual_positive, certify_mass_floor
 from mathloop.targets.pair_correlation_rh_ceiling.candidate import DualCandidate, Mass
 
-CONFIGS = ((10, 3, 6), (10, 6, 12), (10, 8, 16), (10, 10, 20), (10, 12, 24), (10, 14, 28), (10, 16, 32), (20, 16, 32),
-           (10, 20, 40), (20, 20, 40))
+CONFIGS = ((10, 3, 6), (10, 6, 12), (10, 10, 20), (10, 14, 28), (10, 16, 32), (10, 20, 40), (20, 16, 32), (10, 30, 60),
+           (20, 20, 40), (20, 30, 60))
+GRID_FACTOR = 4  # initial LP grid points per unit of the highest frequency; cutting planes add the rest
 TIGHT_MARGIN, TIGHT_ROUNDS = 1e-5, 40
 INNER_MARGINS, INNER_ROUNDS = (2e-2, 1e-1), 8
 DENOMINATOR = 10**12
@@ -130,7 +131,8 @@ class CeilingProposer(Proposer):
                 and len(mass_points(N, Aw)) <= lim.max_masses and Aw <= 4 * lim.A_max)
 
     def _solve(self, N: int, A: int, Aw: int, margin: float, rounds: int, deadline: float | None) -> DualCandidate | None:
-        res = lp.solve(N, N * A, margin=margin, max_rounds=rounds, deadline=deadline, at=mass_points(N, Aw))
+        res = lp.solve(N, N * A, margin=margin, max_rounds=rounds, deadline=deadline, at=mass_points(N, Aw),
+                       grid_factor=GRID_FACTOR)
         return None if res is None else rationalise(res)
 
     def _search(self, N: int, A: int, Aw: int, deadline: float | None) -> tuple[DualCandidate, str] | None:
