@@ -130,6 +130,15 @@ def test_heavy_masses_certify_below_the_single_mass_dual(target, heavy_dual, lp_
     assert ev.artifacts["range"]["method"].startswith("period") and ev.artifacts["range"]["end"] == 1
 
 
+def test_heavy_mass_dual_with_L_raised_is_refused_at_a_witness(target, heavy_dual):
+    bad = with_L(heavy_dual, heavy_dual.L + F(1, 100))  # the masses stay: a(t) >= 0 still holds, (iii) fails
+    ev = target.check(None, target.parse(bad.payload()))
+    assert verdicts(ev)["mass-cosines-nonnegative"] is Verdict.PROVED
+    assert verdicts(ev)["dual-nonnegative"] is Verdict.REFUTED and not ev.bounds
+    t = ev.artifacts["positivity"]["witness_t"]
+    assert f_mpmath(bad, t, 30) < 0
+
+
 def test_light_masses_pass_the_floor_exactly(target, seed):
     ev = target.check(None, target.parse(seed))
     floor = ev.result("mass-cosines-nonnegative")
@@ -194,11 +203,14 @@ def test_period_of_masses_off_the_grid(target, seed):
     assert conditions.period(c) == 3  # (4/3) / (1/5) = 20/3
 
 
-def test_arb_derivatives_match_mpmath(lp_dual):
+@pytest.mark.parametrize("which", ["lp_dual", "heavy_dual"])  # per-mass sines, and the harmonic polynomial
+def test_arb_derivatives_match_mpmath(which, request):
     import flint
     import mpmath
 
+    lp_dual = request.getfixturevalue(which)
     fn = DualFunction(lp_dual)
+    assert (fn.harmonics is None) == (which == "lp_dual")
     t = F(3, 7)
     old = flint.ctx.prec
     flint.ctx.prec = fn.prec
