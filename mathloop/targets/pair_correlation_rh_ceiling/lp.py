@@ -21,6 +21,7 @@ from scipy.optimize import linprog
 Y_MAX = 10.0  # free nodes k_j lie in [-L, Y_MAX - L]
 W_GAP = 1e-9  # a single mass: w <= 1/2 - W_GAP
 W_MAX = 5.0  # several masses: each w_i in [0, W_MAX] (a(t) >= 0 bounds them anyway)
+NEAR = 32.0  # cut rows at a minimum and +-1/(NEAR top): closer rows make the IPM ill-conditioned
 KEEP_SLACK = 0.05  # rows with f(t) above this are dropped between rounds (cuts re-find them if needed)
 
 
@@ -164,13 +165,13 @@ def solve(N: int, M: int, *, mass: bool = True, margin: float = 1e-6, grid_facto
         result = DualLp(N, M, L, k, w, rnd + 1, float(min(lows)), at)
         if len(cuts) == 0 and len(cuts_a) == 0:
             return result
-        near = np.outer(cuts, np.ones(5)) + np.arange(-2, 3) / (64.0 * top)  # pin each minimum's neighbourhood
+        near = np.outer(cuts, np.ones(3)) + np.arange(-1, 2) / (NEAR * top)  # pin each minimum's neighbourhood
         ft = f(t)
         keep = t[(ft < KEEP_SLACK) | (ft <= np.sort(ft)[min(len(ft) - 1, 3 * rows.nv)])]  # drop far-inactive rows
         t = np.concatenate([keep, np.clip(near.ravel(), 0.0, 1.0)])
         if heavy:
             fv = fa(ta)
-            near_a = np.outer(cuts_a, np.ones(3)) + np.arange(-1, 2) / (64.0 * top)
+            near_a = np.outer(cuts_a, np.ones(3)) + np.arange(-1, 2) / (NEAR * top)
             ta = np.concatenate([ta[(fv < KEEP_SLACK) | (fv <= np.sort(fv)[min(len(fv) - 1, rows.nv)])],
                                  np.clip(near_a.ravel(), 0.0, 0.5)])
     return result
