@@ -28,6 +28,7 @@ from flint import acb, acb_poly, arb, arb_poly, fmpq
 
 from mathloop.targets.pair_correlation_rh.cosine_positivity import chebyshev_to_monomial
 from mathloop.targets.pair_correlation_rh_ceiling.candidate import DualCandidate
+from mathloop.targets.pair_correlation_rh_ceiling.conditions import light_masses
 
 METHOD = "arb-taylor2-cells"
 PI_UPPER = Fraction(22, 7)
@@ -92,7 +93,7 @@ def harmonics(c: DualCandidate) -> tuple[Fraction, list[Fraction]] | None:
     keep the per-mass path, so stored evidence re-checks byte-identically. None also when the n_i
     would exceed MAX_HARMONIC (masses with nearly incommensurable positions).
     """
-    if not c.masses or 2 * sum((m.weight for m in c.masses), Fraction(0)) < 1:
+    if not c.masses or light_masses(c):
         return None
     b = [m.at / c.h for m in c.masses]
     den = math.lcm(*(x.denominator for x in b))
@@ -192,7 +193,7 @@ def initial_frequency(c: DualCandidate) -> int:
     no faster than its highest cosine and cells are bisected where needed.
     """
     b = [int(m.at / c.h) + 1 for m in c.masses]
-    if 2 * sum((m.weight for m in c.masses), Fraction(0)) < 1:
+    if light_masses(c):
         return len(c.nodes) + sum(b)
     return max([len(c.nodes)] + b)
 
