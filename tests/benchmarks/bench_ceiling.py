@@ -1,13 +1,13 @@
 """Benchmark of `pair-correlation-rh-ceiling`: the bracket width over time and over (h, A, masses).
 
     python tests/benchmarks/bench_ceiling.py session [time_limit_s]    # a real session in a temp store
-    python tests/benchmarks/bench_ceiling.py configs [1/h,A[,nomass] ...]
+    python tests/benchmarks/bench_ceiling.py configs [1/h,A[,nomass|1|A_w] ...]
 
 `session` runs the local proposer through the loop (checks in a child process, real SQLite store)
 and prints, at every commit, the elapsed time, the certified ceiling and the bracket width against
 PRIMAL (pair-correlation-rh's best certified value, 0.6792816128…; h = 1/60, A = 5). `configs` runs
-the LP, the rationalisation and the rigorous check per configuration and prints LP and certified
-ceilings, the width and the times. Run it under `nice -n 10`; nothing here is part of the test tier.
+the LP and the proposer's search (rationalisation, back-off, rigorous pre-screen) per configuration
+and prints LP and certified ceilings, the width and the times. Run it under `nice -n 10`; nothing here is part of the test tier.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from fractions import Fraction
 from pathlib import Path
 
 PRIMAL = Fraction(6792816128, 10**10)  # rounded down: the bracket width printed is an upper bound
-DEFAULT_CONFIGS = ("10,3,nomass", "10,3", "10,6", "20,6", "20,8", "20,10", "30,10", "40,8", "40,10")
+DEFAULT_CONFIGS = ("10,3,nomass", "10,3,1", "10,6,1", "20,6,1", "10,3,6", "10,6,12", "10,10,20", "20,10,20",
+                   "10,16,32", "20,16,32")
 
 
 def session(limit: float) -> None:
@@ -53,38 +54,40 @@ def session(limit: float) -> None:
 
 
 def configs(specs: list[str]) -> None:
-    from mathloop.targets.pair_correlation_rh_ceiling import conditions, lp
-    from mathloop.targets.pair_correlation_rh_ceiling.arb_positivity import certify_dual_positive
-    from mathloop.targets.pair_correlation_rh_ceiling.proposer import rationalise
-    MARGINS = (1e-5, 1e-4, 1e-3)
+    """Print, per "1/h,A,masses" (masses: nomass, 1 = one mass at alpha = 1, or A_w = masses at 1, 3/2, ..., A_w),
+    the LP ceiling (optimistic) and the certified ceiling the proposer's own search reaches, with times."""
+    from mathloop.contract.load import load_contract
+    from mathloop.targets import build_target
+    from mathloop.targets.pair_correlation_rh_ceiling import lp
+    from mathloop.targets.pair_correlation_rh_ceiling.proposer import TIGHT_MARGIN, mass_points, prescreen, rationalise
 
-    print(f"{'1/h':>4} {'A':>3} {'mass':>5} {'LP ceiling':>13} {'certified':>13} {'width':>11} {'margin':>7} "
-          f"{'cells':>7} {'LP s':>7} {'cert s':>7}")
+    target = build_target(load_contract("pair-correlation-rh-ceiling"))
+    proposer = target.local_proposer(0)
+    print(f"{'1/h':>4} {'A':>3} {'masses':>8} {'LP ceiling':>13} {'certified':>13} {'width':>11} {'LP s':>7} {'total s':>7}  how")
     for spec in specs:
         parts = spec.split(",")
-        N, A, mass = int(parts[0]), int(parts[1]), not (len(parts) > 2 and parts[2] == "nomass")
+        N, A = int(parts[0]), int(parts[1])
+        kind = parts[2] if len(parts) > 2 else "1"
+        at = () if kind == "nomass" else mass_points(N, 0 if kind == "1" else int(kind))
+        label = "none" if kind == "nomass" else ("at 1" if kind == "1" else f"1..{kind}")
         t0 = time.perf_counter()
-        lp_s = cert_s = 0.0
-        got = None
-        for margin in MARGINS:
-            a = time.perf_counter()
-            res = lp.solve(N, N * A, mass=mass, margin=margin)
-            b = time.perf_counter()
-            lp_s += b - a
-            if res is None:
-                break
-            c = rationalise(res)
-            rep = certify_dual_positive(c, conditions.reduced_range(c).end, max_cells=3_000_000)
-            cert_s += time.perf_counter() - b
-            if rep.status == "positive":
-                got = (res, c, margin, rep.certificate["cell_count"])
-                break
-        if got is None:
-            print(f"{N:>4} {A:>3} {str(mass):>5}  no certified dual ({time.perf_counter() - t0:.1f} s)")
+        res = lp.solve(N, N * A, margin=TIGHT_MARGIN, at=at)
+        lp_s = time.perf_counter() - t0
+        if res is None:
+            print(f"{N:>4} {A:>3} {label:>8}  LP failed ({lp_s:.1f} s)")
             continue
-        res, c, margin, cells = got
-        print(f"{N:>4} {A:>3} {str(mass):>5} {res.ceiling:13.10f} {float(c.ceiling):13.10f} "
-              f"{float(c.ceiling - PRIMAL):11.8f} {margin:7.0e} {cells:7d} {lp_s:7.1f} {cert_s:7.1f}", flush=True)
+        if kind == "nomass":
+            c = rationalise(res)
+            got = (c, "LP margin") if prescreen(c, target.max_cells) else None
+        else:
+            got = proposer._search(N, A, 0 if kind == "1" else int(kind), None)
+        total = time.perf_counter() - t0
+        if got is None:
+            print(f"{N:>4} {A:>3} {label:>8} {res.ceiling:13.10f}  no certified dual ({total:.1f} s)")
+            continue
+        c, how = got
+        print(f"{N:>4} {A:>3} {label:>8} {res.ceiling:13.10f} {float(c.ceiling):13.10f} "
+              f"{float(c.ceiling - PRIMAL):11.8f} {lp_s:7.1f} {total:7.1f}  {how}", flush=True)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ from mathloop.targets.pair_correlation_rh_ceiling import conditions, lp
 from mathloop.targets.pair_correlation_rh_ceiling.arb_positivity import DualFunction, certify_dual_positive
 from mathloop.targets.pair_correlation_rh_ceiling.candidate import DualCandidate, Mass
 from mathloop.targets.pair_correlation_rh_ceiling.cross_check import f_mpmath
-from mathloop.targets.pair_correlation_rh_ceiling.proposer import back_off, convex_combination, rationalise
+from mathloop.targets.pair_correlation_rh_ceiling.proposer import back_off, convex_combination, mass_points, rationalise
 
 
 @pytest.fixture(scope="module")
@@ -104,7 +104,6 @@ def test_refuses_a_nonzero_last_node(target, seed):
 
 
 @pytest.mark.parametrize("masses, why", [
-    ([{"at": "1", "weight": "1/2"}], "not < 1/2"),
     ([{"at": "9/10", "weight": "1/10"}], "< 1"),
     ([{"at": "1", "weight": "-1/10"}], "< 0"),
 ])
@@ -114,10 +113,68 @@ def test_refuses_inadmissible_masses(target, seed, masses, why):
     assert why in " ".join(ev.result("masses-admissible").reasons)
 
 
+@pytest.fixture(scope="module")
+def heavy_dual():
+    """A certified dual from the LP at h = 1/10, A = 3 with masses at alpha = 1, 3/2, ..., 6 (total weight > 1/2)."""
+    return rationalise(lp.solve(10, 30, margin=1e-5, at=mass_points(10, 6)))
+
+
+def test_heavy_masses_certify_below_the_single_mass_dual(target, heavy_dual, lp_dual):
+    assert conditions.mass_sum(heavy_dual) > F(1, 2) and len(heavy_dual.masses) == 11
+    ev = target.check(None, target.parse(heavy_dual.payload()))
+    assert all(r.rank == 0 for r in ev.results) and ev.bounds["ceiling"] == 2 - heavy_dual.L
+    assert ev.bounds["ceiling"] < lp_dual.ceiling - F(5, 1000)  # the half-integer masses are worth > 0.005 here
+    floor = ev.result("mass-cosines-nonnegative")
+    assert floor.trust.value == "rigorous" and "Arb cells" in floor.reasons[0]
+    assert ev.artifacts["mass_floor"]["status"] == "positive" and ev.artifacts["range"]["tail_end"] is None
+    assert ev.artifacts["range"]["method"].startswith("period") and ev.artifacts["range"]["end"] == 1
+
+
+def test_heavy_mass_dual_with_L_raised_is_refused_at_a_witness(target, heavy_dual):
+    bad = with_L(heavy_dual, heavy_dual.L + F(1, 100))  # the masses stay: a(t) >= 0 still holds, (iii) fails
+    ev = target.check(None, target.parse(bad.payload()))
+    assert verdicts(ev)["mass-cosines-nonnegative"] is Verdict.PROVED
+    assert verdicts(ev)["dual-nonnegative"] is Verdict.REFUTED and not ev.bounds
+    t = ev.artifacts["positivity"]["witness_t"]
+    assert f_mpmath(bad, t, 30) < 0
+
+
+def test_light_masses_pass_the_floor_exactly(target, seed):
+    ev = target.check(None, target.parse(seed))
+    floor = ev.result("mass-cosines-nonnegative")
+    assert floor.verdict is Verdict.PROVED and floor.trust.value == "exact" and "mass_floor" not in ev.artifacts
+
+
+def test_heavy_masses_with_a_nonnegative_pass_the_floor(target, seed):
+    # a = 1 + 6/5 cos(th) + 3/5 cos(2 th) = 2/5 + 6/5 c + 6/5 c^2 >= 1/10 (c = cos th = -1/2): W = 9/10 >= 1/2
+    masses = [{"at": "1", "weight": "3/5"}, {"at": "2", "weight": "3/10"}]
+    ev = target.check(None, target.parse({**seed, "masses": masses}))
+    assert verdicts(ev)["masses-admissible"] is Verdict.PROVED
+    assert verdicts(ev)["mass-cosines-nonnegative"] is Verdict.PROVED
+    assert 0 < ev.artifacts["mass_floor"]["min_lower_bound"] <= F(1, 10)  # a Taylor lower bound of min a = 1/10
+
+
+def test_heavy_masses_with_a_negative_are_refused_with_a_witness(target, seed):
+    # a = 1 + 7/5 cos(th) + 1/5 cos(2 th) = -1/5 at th = pi, i.e. t = 1/10 (b = 5 for the mass at 1, h = 1/5)
+    masses = [{"at": "1", "weight": "7/10"}, {"at": "2", "weight": "1/10"}]
+    c = target.parse({**seed, "masses": masses})
+    ev = target.check(None, c)
+    assert verdicts(ev)["mass-cosines-nonnegative"] is Verdict.REFUTED and not ev.bounds
+    assert verdicts(ev)["dual-nonnegative"] is Verdict.UNKNOWN and "range" not in ev.artifacts
+    t = ev.artifacts["mass_floor"]["witness_t"]
+    assert lp.a_values(np.array([float(t)]), [F(7, 10), F(1, 10)], [5, 10])[0] < 0
+
+
+def test_a_single_mass_of_weight_one_half_is_unknown_never_proved(target, seed):
+    # a = 1 + cos(2 pi 5 t) >= 0 holds but touches 0: cells cannot certify it, and nothing is claimed
+    ev = target.check(None, target.parse({**seed, "masses": [{"at": "1", "weight": "1/2"}]}))
+    assert verdicts(ev)["mass-cosines-nonnegative"] is Verdict.UNKNOWN and not ev.bounds
+
+
 def test_grid_lp_violation_between_grid_points_is_refused_and_its_backed_off_version_proves(target, seed):
     # an LP that imposes (iii) only on the grid t = 0, 1/40, ..., 1 (no cutting planes)
     grid = lp.solve(5, 10, margin=1e-6, grid_factor=4, max_rounds=1)
-    on_grid = lp.f_values(np.linspace(0, 1, 41), 0.2, grid.nodes, grid.weight, 5)
+    on_grid = lp.f_values(np.linspace(0, 1, 41), 0.2, grid.nodes, grid.weights, grid.at)
     assert on_grid.min() > 0
     bad = rationalise(grid, 10**9)
     ev = target.check(None, target.parse(bad.payload()))
@@ -146,11 +203,14 @@ def test_period_of_masses_off_the_grid(target, seed):
     assert conditions.period(c) == 3  # (4/3) / (1/5) = 20/3
 
 
-def test_arb_derivatives_match_mpmath(lp_dual):
+@pytest.mark.parametrize("which", ["lp_dual", "heavy_dual"])  # per-mass sines, and the harmonic polynomial
+def test_arb_derivatives_match_mpmath(which, request):
     import flint
     import mpmath
 
+    lp_dual = request.getfixturevalue(which)
     fn = DualFunction(lp_dual)
+    assert (fn.harmonics is None) == (which == "lp_dual")
     t = F(3, 7)
     old = flint.ctx.prec
     flint.ctx.prec = fn.prec
@@ -221,7 +281,7 @@ def test_statement_says_assuming_rh(contract):
     ({"nodes": ["0"] * 3}, "nodes"),
     ({"nodes": "0,0"}, "nodes"),
     ({"masses": [{"at": "1", "weight": "1/10", "x": "1"}]}, "x"),
-    ({"masses": [{"at": "1", "weight": "1/100"}] * 17}, "masses"),
+    ({"masses": [{"at": "1", "weight": "1/100"}] * 129}, "masses"),
     ({"masses": {"at": "1"}}, "masses"),
     ({"masses": [{"at": "1e3", "weight": "0"}]}, "masses[0].at"),
 ])

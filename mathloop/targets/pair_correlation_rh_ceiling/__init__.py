@@ -46,8 +46,12 @@ u = 0, where it vanishes). Two exact reductions of the range to [0, T]:
     enough that T^2 (1 - 2W) pi^2 >= h S; we use the rational pi^2 > 986/100 (pi > 3.1415).
   * period (sharper, new here): t^2 f(t) = t^2 a(t) + c(t) with a = 1 + 2 sum w_i cos(2 pi (a_i/h) t)
     and c = h sin^2(pi t) P(2 pi t)/pi^2 both T-periodic, T = lcm of the denominators of a_i/h (T = 1
-    without masses or with masses on hZ), and a >= 1 - 2W >= 0. For t in (0, T] and n >= 0,
+    without masses or with masses on hZ), and a >= 0. For t in (0, T] and n >= 0,
     (t + nT)^2 a(t) + c(t) >= t^2 a(t) + c(t) = t^2 f(t), so f >= 0 on [0, T] gives f >= 0 everywhere.
+    a >= 0 is also necessary for (iii): f(t + nT) -> a(t) as n -> oo.
+The lemma puts no bound on W: heavy masses (2W >= 1, e.g. at alpha = 1, 3/2, 2, ..., where the LP
+puts them) are allowed once a >= 0 is certified (a >= 1 - 2W > 0 is exact when 2W < 1; otherwise Arb
+cells certify a > 0 on [0, T/2], a being even and T-periodic), and then only the period range applies.
 The checker uses the smaller of the two ranges, then certifies f > 0 on [0, T] with Arb balls
 (`arb_positivity`).
 """

@@ -12,21 +12,23 @@ with f, f', f'' at the midpoint as Arb balls and F3 >= sup |f'''| an exact ratio
 (2 pi)^k sum eps_j j^k |k_j|, pi <= 22/7). A cell counts only when that lower bound is certainly
 > 0; otherwise it is bisected. A midpoint with f certainly < 0 refutes (iii) there (the witness
 t is rational, x = t/h). Cells narrower than 2^-44, or more than `max_cells` of them: UNKNOWN.
+Heavy masses (2W >= 1; often dozens) are summed as one complex ball polynomial (`harmonics`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
 import flint
-from flint import arb, arb_poly, fmpq
+from flint import acb, acb_poly, arb, arb_poly, fmpq
 
 from mathloop.targets.pair_correlation_rh.cosine_positivity import chebyshev_to_monomial
 from mathloop.targets.pair_correlation_rh_ceiling.candidate import DualCandidate
+from mathloop.targets.pair_correlation_rh_ceiling.conditions import light_masses
 
 METHOD = "arb-taylor2-cells"
 PI_UPPER = Fraction(22, 7)
@@ -80,6 +82,31 @@ def third_derivative_bound(c: DualCandidate) -> Fraction:
     return total
 
 
+MAX_HARMONIC = 4096
+
+
+def harmonics(c: DualCandidate) -> tuple[Fraction, list[Fraction]] | None:
+    """Return (g, weights by n) with the masses' frequencies a_i/h = n_i g, for heavy masses (2W >= 1), else None.
+
+    Then sum_i 2 w_i cos(2 pi (a_i/h) t) = 2 Re sum_n c_n z^n, z = e^{2 pi i g t}: one complex ball
+    polynomial (|z| = 1, so Horner stays tight) instead of a sine and cosine per mass. Light masses
+    keep the per-mass path, so stored evidence re-checks byte-identically. None also when the n_i
+    would exceed MAX_HARMONIC (masses with nearly incommensurable positions).
+    """
+    if not c.masses or light_masses(c):
+        return None
+    b = [m.at / c.h for m in c.masses]
+    den = math.lcm(*(x.denominator for x in b))
+    g = Fraction(math.gcd(*(x.numerator * (den // x.denominator) for x in b)), den)
+    n = [int(x / g) for x in b]
+    if max(n) > MAX_HARMONIC:
+        return None
+    coeffs = [Fraction(0)] * (max(n) + 1)
+    for k, m in zip(n, c.masses):
+        coeffs[k] += m.weight
+    return g, coeffs
+
+
 class DualFunction:
     """f and its first two derivatives at rational points, as Arb balls (precision set by `evaluate`)."""
 
@@ -90,6 +117,7 @@ class DualFunction:
         self.prec = max(64, math.ceil(math.log2(size.numerator + 1) - math.log2(size.denominator)) + 64) + GUARD_BITS
         self.h = _q(c.h)
         self.masses = [(_q(m.at / c.h), _q(m.weight)) for m in c.masses]
+        self.harmonics = harmonics(c)
         self._built = False
 
     def _build(self) -> None:
@@ -98,6 +126,11 @@ class DualFunction:
         self._pi = arb.pi()
         self._hb = arb(self.h)
         self._mb = [(arb(b), arb(w)) for b, w in self.masses]
+        if self.harmonics is not None:
+            g, coeffs = self.harmonics
+            self._g = _q(g)
+            self._om = 2 * self._pi * arb(self._g)
+            self._hp = [acb_poly([acb(arb(_q(n**k * w))) for n, w in enumerate(coeffs)]) for k in range(3)]
         self._built = True
 
     def at(self, t: Fraction) -> tuple[arb, arb, arb]:
@@ -124,6 +157,11 @@ class DualFunction:
         f0 = 1 + hb * S0 * Q0
         f1 = hb * (S1 * Q0 + S0 * Q1)
         f2 = hb * (S2 * Q0 + 2 * S1 * Q1 + S0 * Q2)
+        if self.harmonics is not None:  # heavy masses: one polynomial in z = e^{2 pi i g t} (module doc)
+            z = acb(2 * _q(t) * self._g).exp_pi_i()
+            p0, p1, p2 = (p(z) for p in self._hp)
+            om = self._om
+            return f0 + 2 * p0.real, f1 - 2 * om * p1.imag, f2 - 2 * om * om * p2.real
         for b, w in self._mb:
             sb, cb = (2 * b * tb).sin_cos_pi()
             om = 2 * pi * b
@@ -147,7 +185,30 @@ def _quadratic_floor(f1: arb, f2: arb, r: arb) -> arb:
     return -a * r + b * r * r / 2
 
 
-def certify_dual_positive(c: DualCandidate, end: Fraction, *, max_cells: int) -> DualReport:
+def initial_frequency(c: DualCandidate) -> int:
+    """Return the frequency scale that sets the initial cell count (any cover is rigorous; this sets the cost).
+
+    Light masses (2W < 1) keep the sum over the masses, as before heavy masses existed, so that stored
+    evidence re-checks byte-identically; heavy masses use the highest frequency, since f oscillates
+    no faster than its highest cosine and cells are bisected where needed.
+    """
+    b = [int(m.at / c.h) + 1 for m in c.masses]
+    if light_masses(c):
+        return len(c.nodes) + sum(b)
+    return max([len(c.nodes)] + b)
+
+
+def certify_mass_floor(c: DualCandidate, end: Fraction, *, max_cells: int) -> DualReport:
+    """Return the rigorous verdict on a(t) = 1 + 2 sum w_i cos(2 pi (a_i/h) t) > 0 over [0, end].
+
+    a is f with the piecewise-linear part removed (all nodes 0), so the same cells, Taylor bound and
+    third-derivative bound apply; the period reduction of (iii) needs a >= 0 when 2W >= 1.
+    """
+    bare = replace(c, nodes=(Fraction(0), Fraction(0)))
+    return certify_dual_positive(bare, end, max_cells=max_cells, what="a(t) = 1 + 2 sum w cos(2 pi b t)")
+
+
+def certify_dual_positive(c: DualCandidate, end: Fraction, *, max_cells: int, what: str = "1 + k-check") -> DualReport:
     """Return the rigorous verdict on f > 0 over [0, end] (module doc); never PROVED when undecided."""
     fn = DualFunction(c)
     f3 = third_derivative_bound(c)
@@ -157,7 +218,7 @@ def certify_dual_positive(c: DualCandidate, end: Fraction, *, max_cells: int) ->
     flint.ctx.prec = fn.prec
     try:
         f3b = arb(_q(f3))
-        n0 = max(8, math.ceil(4 * (len(c.nodes) + sum(int(m.at / c.h) + 1 for m in c.masses)) * end))
+        n0 = max(8, math.ceil(4 * initial_frequency(c) * end))
         if n0 > max_cells:
             return DualReport("unknown", f"the range [0, {end}] needs {n0} initial cells > limit {max_cells}", base)
         stack = [(end * (n0 - i - 1) / n0, end * (n0 - i) / n0, 0) for i in range(n0)]
@@ -174,7 +235,7 @@ def certify_dual_positive(c: DualCandidate, end: Fraction, *, max_cells: int) ->
             m, r = (lo + hi) / 2, (hi - lo) / 2
             f0, f1, f2 = fn.at(m)
             if f0 < 0:
-                return DualReport("negative", f"1 + k-check < 0 at t = {m} (x = t/h = {m / c.h}): f in {f0.str(10)}",
+                return DualReport("negative", f"{what} < 0 at t = {m} (x = t/h = {m / c.h}): f in {f0.str(10)}",
                                   {**base, "witness_value_upper": to_fraction(f0.upper())}, m)
             rb = arb(_q(r))
             bound = f0 + _quadratic_floor(f1, f2, rb) - f3b * rb * rb * rb / 6
@@ -196,5 +257,5 @@ def certify_dual_positive(c: DualCandidate, end: Fraction, *, max_cells: int) ->
     assert worst is not None
     cert = {**base, "cell_count": count, "max_depth": deepest, "min_lower_bound": worst[0],
             "min_cell": [worst[1], worst[2]], "cells_sha256": digest.hexdigest()}
-    return DualReport("positive", f"1 + k-check > 0 on [0, {end}]: {count} Arb cells, smallest lower bound "
+    return DualReport("positive", f"{what} > 0 on [0, {end}]: {count} Arb cells, smallest lower bound "
                       f"{float(worst[0]):.3e}", cert, None, tuple(m for _, m in sorted(lowest)[:LOWEST_KEPT]))

@@ -41,16 +41,26 @@ def supported(c: DualCandidate) -> tuple[bool, str]:
 
 
 def masses_ok(c: DualCandidate) -> tuple[bool, str]:
-    """Return whether every mass sits at >= 1 with weight >= 0 and the weights sum to < 1/2."""
+    """Return whether every mass sits at >= 1 with weight >= 0 (what weak duality needs of a mass)."""
     for i, m in enumerate(c.masses):
         if m.at < 1:
             return False, f"masses[{i}].at = {fraction_str(m.at)} < 1 (r-hat <= 0 is only known for |alpha| >= 1)"
         if m.weight < 0:
             return False, f"masses[{i}].weight = {fraction_str(m.weight)} < 0"
-    total = sum((m.weight for m in c.masses), Fraction(0))
-    if total >= Fraction(1, 2):
-        return False, f"sum of weights = {fraction_str(total)} is not < 1/2"
-    return True, f"{len(c.masses)} mass(es) at >= 1, weights >= 0, sum {fraction_str(total)} < 1/2"
+    W = fraction_str(mass_sum(c))
+    if light_masses(c):
+        return True, f"{len(c.masses)} mass(es) at >= 1, weights >= 0, sum {W} < 1/2"
+    return True, f"{len(c.masses)} mass(es) at >= 1, weights >= 0, sum {W} >= 1/2 (a(t) >= 0: the mass-floor check)"
+
+
+def mass_sum(c: DualCandidate) -> Fraction:
+    """Return W = sum of the masses' weights."""
+    return sum((m.weight for m in c.masses), Fraction(0))
+
+
+def light_masses(c: DualCandidate) -> bool:
+    """Return whether 2W < 1, so a(t) = 1 + 2 sum w_i cos(2 pi b_i t) >= 1 - 2W > 0 exactly (no Arb check needed)."""
+    return 2 * mass_sum(c) < 1
 
 
 @dataclass(frozen=True)
@@ -60,7 +70,7 @@ class Range:
     end: Fraction
     method: str
     period: int
-    tail: Fraction
+    tail: Fraction | None
 
     def artifact(self) -> dict[str, object]:
         return {"end": self.end, "method": self.method, "period": self.period, "tail_end": self.tail,
@@ -72,12 +82,11 @@ def abs_sum(c: DualCandidate) -> Fraction:
     return abs(c.nodes[0]) + 2 * sum((abs(v) for v in c.nodes[1:]), Fraction(0))
 
 
-def tail_end(c: DualCandidate) -> Fraction:
-    """Return a rational T with T^2 (1 - 2W) pi^2 >= h S (beyond T: f >= 1 - 2W - h S/(pi t)^2 >= 0).
-
-    Requires 2W < 1 (masses_ok).
-    """
-    gap = 1 - 2 * sum((m.weight for m in c.masses), Fraction(0))
+def tail_end(c: DualCandidate) -> Fraction | None:
+    """Return a rational T with T^2 (1 - 2W) pi^2 >= h S (beyond T: f >= 1 - 2W - h S/(pi t)^2 >= 0), or None if 2W >= 1."""
+    gap = 1 - 2 * mass_sum(c)
+    if gap <= 0:
+        return None
     need = c.h * abs_sum(c) / (gap * PI_SQUARED_BELOW) * TAIL_DENOMINATOR**2
     n = math.isqrt(need.numerator // need.denominator) + 1
     T = Fraction(n, TAIL_DENOMINATOR)
@@ -95,8 +104,13 @@ def period(c: DualCandidate) -> int:
 
 
 def reduced_range(c: DualCandidate) -> Range:
-    """Return the smaller of the two exact reductions (see the package docstring). Requires masses_ok."""
+    """Return the smaller of the two exact reductions (see the package docstring). Requires masses_ok.
+
+    With 2W >= 1 only the period reduction applies, and it holds only once a(t) >= 0 is certified on
+    [0, period/2] (the `mass_floor` check; a is even and periodic).
+    """
     per, tail = period(c), tail_end(c)
-    if per <= tail:
-        return Range(Fraction(per), "period: t^2 f = t^2 a(t) + c(t) with a >= 0 and a, c periodic", per, tail)
+    if tail is None or per <= tail:
+        why = "a >= 0" if tail is not None else "a >= 0 (certified by the mass-floor check)"
+        return Range(Fraction(per), f"period: t^2 f = t^2 a(t) + c(t) with {why} and a, c periodic", per, tail)
     return Range(tail, "tail: |h sinc^2 P| <= h S / (pi t)^2 <= 1 - 2W beyond the end", per, tail)

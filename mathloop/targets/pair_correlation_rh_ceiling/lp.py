@@ -2,10 +2,12 @@
 
 Floats only: the result is a proposal, rationalised by the caller and certified by the checker.
 Variables: L, y_j = k_j + L >= 0 for the free nodes N < j < M (condition (ii) as a bound), and
-the weight w in [0, 1/2) of a point mass at alpha = 1 (optional). Nodes j <= N are j h - L
-(condition (i)); k_M = 0. Condition (iii) is imposed at the points t of [0, 1] (the exact period
-of f when the only mass sits at 1, see the package docstring) of a grid plus cutting planes: the
-local minima of f, refined by zooming, wherever f < margin/2 (HiGHS via scipy.optimize.linprog).
+the weights w_i >= 0 of point masses at alpha = b_i h on the grid (b_i >= N integers; with one mass
+at alpha = 1, w < 1/2 as a bound; with several, a(t) = 1 + 2 sum w_i cos(2 pi b_i t) >= margin as
+constraints on [0, 1/2]). Nodes j <= N are j h - L (condition (i)); k_M = 0. Condition (iii) is
+imposed at the points t of [0, 1] (the exact period of f with masses on the grid, see the package
+docstring) of a grid plus cutting planes: the local minima of f (and of a), refined by zooming,
+wherever they are < margin/2 (HiGHS via scipy.optimize.linprog).
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ import numpy as np
 from scipy.optimize import linprog
 
 Y_MAX = 10.0  # free nodes k_j lie in [-L, Y_MAX - L]
-W_GAP = 1e-9  # w <= 1/2 - W_GAP
+W_GAP = 1e-9  # a single mass: w <= 1/2 - W_GAP
+W_MAX = 5.0  # several masses: each w_i in [0, W_MAX] (a(t) >= 0 bounds them anyway)
+NEAR = 32.0  # cut rows at a minimum and +-1/(NEAR top): closer rows make the IPM ill-conditioned
 KEEP_SLACK = 0.05  # rows with f(t) above this are dropped between rounds (cuts re-find them if needed)
 
 
@@ -29,30 +33,43 @@ class DualLp:
     M: int
     L: float
     nodes: np.ndarray
-    weight: float
+    weights: np.ndarray
     rounds: int
     min_f: float
+    at: tuple[int, ...] = ()
+
+    @property
+    def weight(self) -> float:
+        """Return the total mass weight W."""
+        return float(np.sum(self.weights))
 
     @property
     def ceiling(self) -> float:
         return 2.0 - self.L
 
 
-def f_values(t: np.ndarray, h: float, nodes: np.ndarray, weight: float, N: int) -> np.ndarray:
-    """Return f(t) = 1 + h sinc^2(pi t) P(2 pi t) + 2 w cos(2 pi N t) in floats."""
+def f_values(t: np.ndarray, h: float, nodes: np.ndarray, weights, at) -> np.ndarray:
+    """Return f(t) = 1 + h sinc^2(pi t) P(2 pi t) + 2 sum w_i cos(2 pi b_i t) in floats (masses at b_i h)."""
     j = np.arange(len(nodes))
     eps = np.where(j == 0, 1.0, 2.0)
-    return 1.0 + h * np.sinc(t) ** 2 * (np.cos(2 * np.pi * np.outer(t, j)) @ (eps * nodes)) + 2 * weight * np.cos(2 * np.pi * N * t)
+    return 1.0 + h * np.sinc(t) ** 2 * (np.cos(2 * np.pi * np.outer(t, j)) @ (eps * nodes)) + a_values(t, weights, at) - 1.0
+
+
+def a_values(t: np.ndarray, weights, at) -> np.ndarray:
+    """Return a(t) = 1 + 2 sum w_i cos(2 pi b_i t) in floats."""
+    b = np.atleast_1d(np.asarray(at, dtype=float))
+    w = np.atleast_1d(np.asarray(weights, dtype=float))
+    return 1.0 + (2.0 * np.cos(2 * np.pi * np.outer(t, b)) @ w if len(b) else 0.0)
 
 
 class _Rows:
-    """Constraint rows of f(t) >= margin in the LP variables (L, y, w)."""
+    """Constraint rows of f(t) >= margin (and a(t) >= margin) in the LP variables (L, y, w)."""
 
-    def __init__(self, N: int, M: int, mass: bool) -> None:
-        self.N, self.M, self.mass = N, M, mass
+    def __init__(self, N: int, M: int, at: tuple[int, ...]) -> None:
+        self.N, self.M, self.at = N, M, np.array(at, dtype=int)
         self.h = 1.0 / N
         self.free = np.arange(N + 1, M)
-        self.nv = 1 + len(self.free) + (1 if mass else 0)
+        self.nv = 1 + len(self.free) + len(at)
 
     def build(self, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         h, N = self.h, self.N
@@ -65,14 +82,23 @@ class _Rows:
         const = 1.0 + h * s * (C @ (line * h))
         rows[:, 0] = -h * s * (C.sum(1) + Ct.sum(1))
         rows[:, 1:1 + len(self.free)] = h * s[:, None] * Ct
-        if self.mass:
-            rows[:, -1] = 2.0 * np.cos(2 * np.pi * N * t)
+        rows[:, 1 + len(self.free):] = 2.0 * np.cos(2 * np.pi * np.outer(t, self.at))
         return rows, const
 
-    def nodes(self, x: np.ndarray) -> tuple[float, np.ndarray, float]:
+    def build_a(self, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        rows = np.zeros((len(t), self.nv))
+        rows[:, 1 + len(self.free):] = 2.0 * np.cos(2 * np.pi * np.outer(t, self.at))
+        return rows, np.ones(len(t))
+
+    def nodes(self, x: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
         L = float(x[0])
         k = np.concatenate([np.arange(self.N + 1) * self.h - L, x[1:1 + len(self.free)] - L, [0.0]])
-        return L, k, float(x[-1]) if self.mass else 0.0
+        return L, k, np.array(x[1 + len(self.free):], dtype=float)
+
+
+def mass_points(N: int, spacing: int, last: int) -> tuple[int, ...]:
+    """Return the grid indices b = N, N + spacing, ... <= last of masses at alpha = b h (spacing in units of h)."""
+    return tuple(range(N, last + 1, spacing))
 
 
 def local_minima(f, lo: float, hi: float, points: int, below: float) -> np.ndarray:
@@ -93,36 +119,59 @@ def local_minima(f, lo: float, hi: float, points: int, below: float) -> np.ndarr
 
 
 def solve(N: int, M: int, *, mass: bool = True, margin: float = 1e-6, grid_factor: int = 16, max_rounds: int = 40,
-          deadline: float | None = None) -> DualLp | None:
-    """Return the LP optimum for h = 1/N and A = M/N, or None if infeasible or past the deadline."""
-    rows = _Rows(N, M, mass)
+          deadline: float | None = None, at: tuple[int, ...] | None = None, method: str = "highs-ipm") -> DualLp | None:
+    """Return the LP optimum for h = 1/N and A = M/N, or None if infeasible or past the deadline.
+
+    Masses sit at alpha = b h for b in `at` (default: one at alpha = 1 if `mass`, else none).
+    """
+    at = tuple(at) if at is not None else ((N,) if mass else ())
+    heavy = len(at) > 1  # a single mass keeps w < 1/2 as a bound; several need a(t) >= margin rows
+    rows = _Rows(N, M, at)
     c = np.zeros(rows.nv)
     c[0] = -1.0
-    bounds = [(0.0, 3.0)] + [(0.0, Y_MAX)] * len(rows.free) + ([(0.0, 0.5 - W_GAP)] if mass else [])
-    t = np.linspace(0.0, 1.0, grid_factor * M + 1)
+    w_bound = (0.0, W_MAX) if heavy else (0.0, 0.5 - W_GAP)
+    bounds = [(0.0, 3.0)] + [(0.0, Y_MAX)] * len(rows.free) + [w_bound] * len(at)
+    top = max([M] + list(at))
+    t = np.linspace(0.0, 1.0, grid_factor * top + 1)
+    ta = np.linspace(0.0, 0.5, grid_factor * top // 2 + 1) if heavy else np.zeros(0)
     result = None
     for rnd in range(max_rounds):
         a, b = rows.build(t)
+        if heavy:
+            a2, b2 = rows.build_a(ta)
+            a, b = np.vstack([a, a2]), np.concatenate([b, b2])
         options = {}
         if deadline is not None:
             left = deadline - time.monotonic()
             if left <= 0:
                 return None
             options["time_limit"] = left
-        res = linprog(c, A_ub=-a, b_ub=b - margin, bounds=bounds, method="highs-ipm", options=options)
+        res = linprog(c, A_ub=-a, b_ub=b - margin, bounds=bounds, method=method, options=options)
+        if res.status != 0 and method != "highs-ds" and res.status != 1:  # IPM numerical trouble: dual simplex
+            res = linprog(c, A_ub=-a, b_ub=b - margin, bounds=bounds, method="highs-ds", options=options)
         if res.status != 0:
-            return None
+            return result  # the last round solved (a proposal: back-off and the checker decide), or None
         L, k, w = rows.nodes(res.x)
 
         def f(tt, k=k, w=w):
-            return f_values(tt, 1.0 / N, k, w, N)
+            return f_values(tt, 1.0 / N, k, w, at)
 
-        cuts = local_minima(f, 0.0, 1.0, 16 * M + 1, 0.5 * margin)
-        result = DualLp(N, M, L, k, w, rnd + 1, float(min(f(t).min(), f(cuts).min() if len(cuts) else np.inf)))
-        if len(cuts) == 0:
+        def fa(tt, w=w):
+            return a_values(tt, w, at)
+
+        cuts = local_minima(f, 0.0, 1.0, 16 * top + 1, 0.5 * margin)
+        cuts_a = local_minima(fa, 0.0, 0.5, 8 * top + 1, 0.5 * margin) if heavy else np.zeros(0)
+        lows = [f(t).min()] + ([f(cuts).min()] if len(cuts) else []) + ([fa(cuts_a).min()] if len(cuts_a) else [])
+        result = DualLp(N, M, L, k, w, rnd + 1, float(min(lows)), at)
+        if len(cuts) == 0 and len(cuts_a) == 0:
             return result
-        near = np.outer(cuts, np.ones(5)) + np.arange(-2, 3) / (64.0 * M)  # pin each minimum's neighbourhood
+        near = np.outer(cuts, np.ones(3)) + np.arange(-1, 2) / (NEAR * top)  # pin each minimum's neighbourhood
         ft = f(t)
         keep = t[(ft < KEEP_SLACK) | (ft <= np.sort(ft)[min(len(ft) - 1, 3 * rows.nv)])]  # drop far-inactive rows
         t = np.concatenate([keep, np.clip(near.ravel(), 0.0, 1.0)])
+        if heavy:
+            fv = fa(ta)
+            near_a = np.outer(cuts_a, np.ones(3)) + np.arange(-1, 2) / (NEAR * top)
+            ta = np.concatenate([ta[(fv < KEEP_SLACK) | (fv <= np.sort(fv)[min(len(fv) - 1, rows.nv)])],
+                                 np.clip(near_a.ravel(), 0.0, 0.5)])
     return result

@@ -1,7 +1,9 @@
 """Local proposer for `pair-correlation-rh-ceiling`: the LP dual, rationalised and backed off until certified.
 
-Configurations (1/h, A) are tried in order of size, all with a point mass at alpha = 1 (its weight
-goes to the largest value the large-x condition allows, just below 1/2). For each, the LP optimum
+Configurations (1/h, A, A_w) are tried in order of size, each with point masses at alpha = 1, 3/2,
+2, ..., A_w (the half-integers, where the LP with a mass at every grid point puts its weight; their
+sum is about 2, far above the 1/2 a single mass allows, and a(t) >= 0 is certified instead), or with
+A_w = 0 one mass at alpha = 1 (weight just below 1/2). For each, the LP optimum
 (lp.solve with a small margin and a bounded number of cutting-plane rounds) is rounded to multiples
 of 10^-12 (L rounded down, nodes on [0, 1] then exactly j h - L, the other nodes clamped to >= -L,
 the weight rounded down) and pre-screened with the checker's own exact conditions and Arb
@@ -22,11 +24,11 @@ from typing import Any
 from mathloop.domain import fraction_str, payload_sha
 from mathloop.propose.base import Context, Proposal, Proposer
 from mathloop.targets.pair_correlation_rh_ceiling import conditions, cross_check, lp
-from mathloop.targets.pair_correlation_rh_ceiling.arb_positivity import certify_dual_positive
+from mathloop.targets.pair_correlation_rh_ceiling.arb_positivity import certify_dual_positive, certify_mass_floor
 from mathloop.targets.pair_correlation_rh_ceiling.candidate import DualCandidate, Mass
 
-CONFIGS = ((5, 2), (10, 3), (10, 6), (20, 6), (20, 8), (20, 10), (30, 10), (30, 15), (40, 12), (40, 16), (50, 16),
-           (60, 16), (60, 20), (80, 20))
+CONFIGS = ((10, 3, 6), (10, 6, 12), (10, 10, 20), (10, 16, 32), (10, 20, 40), (10, 30, 60), (20, 20, 40), (20, 30, 60))
+GRID_FACTOR = 4  # initial LP grid points per unit of the highest frequency; cutting planes add the rest
 TIGHT_MARGIN, TIGHT_ROUNDS = 1e-5, 40
 INNER_MARGINS, INNER_ROUNDS = (2e-2, 1e-1), 8
 DENOMINATOR = 10**12
@@ -39,10 +41,13 @@ def rationalise(res: lp.DualLp, denominator: int = DENOMINATOR) -> DualCandidate
     nodes = [j * h - L for j in range(res.N + 1)]
     nodes += [max(Fraction(round(float(v) * denominator), denominator), -L) for v in res.nodes[res.N + 1:-1]]
     nodes.append(Fraction(0))
-    w = Fraction(math.floor(res.weight * denominator), denominator)
-    if w >= Fraction(1, 2):
-        w = Fraction(1, 2) - Fraction(1, denominator)
-    return DualCandidate(h, Fraction(res.M, res.N), L, tuple(nodes), (Mass(Fraction(1), w),) if w > 0 else ())
+    ws = [Fraction(math.floor(max(float(w), 0.0) * denominator), denominator) for w in res.weights]
+    if len(ws) == 1 and ws[0] >= Fraction(1, 2):  # a single mass stays light (w < 1/2: a > 0 exactly)
+        ws[0] = Fraction(1, 2) - Fraction(1, denominator)
+    masses = tuple(Mass(b * h, w) for b, w in zip(res.at, ws))
+    if len(masses) == 1 and ws[0] == 0:
+        masses = ()
+    return DualCandidate(h, Fraction(res.M, res.N), L, tuple(nodes), masses)
 
 
 def convex_combination(a: DualCandidate, b: DualCandidate, lam: Fraction) -> DualCandidate:
@@ -58,10 +63,18 @@ def convex_combination(a: DualCandidate, b: DualCandidate, lam: Fraction) -> Dua
                          tuple(Mass(m.at, mix(m.weight, n.weight)) for m, n in zip(a.masses, b.masses)))
 
 
+def mass_points(N: int, Aw: int) -> tuple[int, ...]:
+    """Return the grid indices of masses at alpha = 1, 3/2, ..., Aw (h = 1/N, N even); (N,) alone if Aw = 0."""
+    return lp.mass_points(N, N // 2, N * Aw) if Aw else (N,)
+
+
 def prescreen(c: DualCandidate, max_cells: int) -> bool:
-    """Return whether the checker's exact conditions and Arb certificate would accept the candidate."""
+    """Return whether the checker's exact conditions and Arb certificates would accept the candidate."""
     if not all(ok for ok, _ in (conditions.on_the_line(c), conditions.above_floor(c), conditions.supported(c),
                                 conditions.masses_ok(c))):
+        return False
+    if not conditions.light_masses(c) and certify_mass_floor(
+            c, Fraction(conditions.period(c), 2), max_cells=max_cells).status != "positive":
         return False
     return certify_dual_positive(c, conditions.reduced_range(c).end, max_cells=max_cells).status == "positive"
 
@@ -101,34 +114,36 @@ class CeilingProposer(Proposer):
 
     name = "local"
 
-    def __init__(self, target: Any, seed: int, configs: tuple[tuple[int, int], ...] = CONFIGS) -> None:
+    def __init__(self, target: Any, seed: int, configs: tuple[tuple[int, int, int], ...] = CONFIGS) -> None:
         self.target = target
         self.seed = seed
         self.configs = configs
-        self._cache: dict[tuple[int, int], tuple[DualCandidate, float, str] | None] = {}
+        self._cache: dict[tuple[int, int, int], tuple[DualCandidate, float, str] | None] = {}
 
     def stats(self) -> dict[str, Any]:
         """Return the configurations tried and how many gave a certified-looking dual."""
         return {"configurations": len(self._cache), "certified": sum(v is not None for v in self._cache.values())}
 
-    def _fits(self, N: int, A: int) -> bool:
+    def _fits(self, N: int, A: int, Aw: int) -> bool:
         lim = self.target.limits
-        return N <= lim.max_inv_h and A <= lim.A_max and N * A + 1 <= lim.max_nodes and lim.max_masses >= 1
+        return (N <= lim.max_inv_h and A <= lim.A_max and N * A + 1 <= lim.max_nodes and N % 2 == 0
+                and len(mass_points(N, Aw)) <= lim.max_masses and Aw <= 4 * lim.A_max)
 
-    def _solve(self, N: int, A: int, margin: float, rounds: int, deadline: float | None) -> DualCandidate | None:
-        res = lp.solve(N, N * A, margin=margin, max_rounds=rounds, deadline=deadline)
+    def _solve(self, N: int, A: int, Aw: int, margin: float, rounds: int, deadline: float | None) -> DualCandidate | None:
+        res = lp.solve(N, N * A, margin=margin, max_rounds=rounds, deadline=deadline, at=mass_points(N, Aw),
+                       grid_factor=GRID_FACTOR)
         return None if res is None else rationalise(res)
 
-    def _search(self, N: int, A: int, deadline: float | None) -> tuple[DualCandidate, str] | None:
+    def _search(self, N: int, A: int, Aw: int, deadline: float | None) -> tuple[DualCandidate, str] | None:
         """Return (candidate that prescreens, how it was obtained) for a configuration, or None."""
         cells = self.target.max_cells
-        tight = self._solve(N, A, TIGHT_MARGIN, TIGHT_ROUNDS, deadline)
+        tight = self._solve(N, A, Aw, TIGHT_MARGIN, TIGHT_ROUNDS, deadline)
         if tight is None:
             return None
         if prescreen(tight, cells):
             return tight, f"LP margin {TIGHT_MARGIN:g}"
         for margin in INNER_MARGINS:  # a strictly feasible dual on the same grid, then back L off towards it
-            inner = self._solve(N, A, margin, INNER_ROUNDS, deadline)
+            inner = self._solve(N, A, Aw, margin, INNER_ROUNDS, deadline)
             if inner is None:
                 return None
             if not prescreen(inner, cells):
@@ -140,10 +155,10 @@ class CeilingProposer(Proposer):
             return inner, f"LP margin {margin:g}"
         return None
 
-    def _candidate(self, N: int, A: int, deadline: float | None) -> tuple[DualCandidate, float, str] | None:
-        key = (N, A)
+    def _candidate(self, N: int, A: int, Aw: int, deadline: float | None) -> tuple[DualCandidate, float, str] | None:
+        key = (N, A, Aw)
         if key not in self._cache:
-            got = self._search(N, A, deadline)
+            got = self._search(N, A, Aw, deadline)
             if got is None and deadline is not None and time.monotonic() >= deadline:
                 return None  # not cached: a later session with more time retries it
             self._cache[key] = None if got is None else (got[0], float(got[0].ceiling), got[1])
@@ -155,17 +170,17 @@ class CeilingProposer(Proposer):
         head = ctx.head.bounds.get("ceiling") if ctx.head else None
         roof = None if head is None else head - spec.min_improvement
         size = _size(ctx.head.state) if ctx.head else 0
-        for N, A in self.configs:
-            if not self._fits(N, A) or N * A <= size:  # raise 1/h and A beyond the head's grid
+        for N, A, Aw in self.configs:
+            if not self._fits(N, A, Aw) or N * A <= size:  # raise 1/h and A beyond the head's grid
                 continue
             if ctx.deadline is not None and time.monotonic() >= ctx.deadline:
                 return []
-            got = self._candidate(N, A, ctx.deadline)
+            got = self._candidate(N, A, Aw, ctx.deadline)
             if got is None:
                 continue
             c, _, how = got
             payload = c.payload()
             if (roof is None or c.ceiling <= roof) and payload_sha(payload) not in ctx.seen:
                 return [Proposal(payload, self.name, {"h": fraction_str(c.h), "A": fraction_str(c.A),
-                                                      "how": how, "seed": self.seed})]
+                                                      "masses_up_to": Aw, "how": how, "seed": self.seed})]
         return []

@@ -2,7 +2,9 @@
 
 Evidence artifacts (JSON, rationals as "p/q"):
     "conditions": the exact checks' reasons (line, floor, support, masses) and L.
-    "range":      conditions.Range.artifact(): end, method (period or tail), period, tail_end.
+    "mass_floor": (only when 2W >= 1) the Arb certificate of a(t) = 1 + 2 sum w_i cos(2 pi b_i t) > 0
+                  on [0, period/2], with a witness when refuted.
+    "range":      conditions.Range.artifact(): end, method (period or tail), period, tail_end (None if 2W >= 1).
     "positivity": arb_positivity certificate (method, range, cell_count, max_depth, min_lower_bound,
                   min_cell, cells_sha256, precision_bits, third_derivative_bound, status) and, for
                   a refutation, witness_t / witness_x (rational) and witness_value_upper.
@@ -12,17 +14,18 @@ Evidence artifacts (JSON, rationals as "p/q"):
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any, Mapping
 
 from mathloop.contract.model import Contract, ContractError
 from mathloop.contract.rules import Required
-from mathloop.domain import Direction, Evidence, Kind, Trust, Verdict
+from mathloop.domain import Direction, Evidence, Kind, Trust, Verdict, fraction_str
 from mathloop.propose.base import Proposer
 from mathloop.targets.base import CheckerCrash, Target
 from mathloop.targets.evidence import Outcome, assemble, int_limit
 from mathloop.targets.pair_correlation_rh_ceiling import conditions, cross_check
-from mathloop.targets.pair_correlation_rh_ceiling.arb_positivity import certify_dual_positive
+from mathloop.targets.pair_correlation_rh_ceiling.arb_positivity import certify_dual_positive, certify_mass_floor
 from mathloop.targets.pair_correlation_rh_ceiling.candidate import DualCandidate, Limits, parse_candidate, schema
 
 BOUND_NAME = "ceiling"
@@ -42,6 +45,7 @@ class PairCorrelationRHCeiling(Target):
         "floor": Trust.EXACT,
         "support": Trust.EXACT,
         "masses": Trust.EXACT,
+        "mass_floor": Trust.RIGOROUS,
         "dual_positivity": Trust.RIGOROUS,
         "weak_duality": Trust.HYPOTHESIS,
         "bound": Trust.EXACT,
@@ -56,6 +60,7 @@ class PairCorrelationRHCeiling(Target):
         Required("k-above-floor", Kind.CHECK, "floor"),
         Required("k-supported", Kind.CHECK, "support"),
         Required("masses-admissible", Kind.CHECK, "masses"),
+        Required("mass-cosines-nonnegative", Kind.CHECK, "mass_floor"),
         Required("dual-nonnegative", Kind.CHECK, "dual_positivity"),
         Required("ceiling-bound", Kind.BOUND, "bound", BOUND_NAME, Direction.MINIMIZE),
     )
@@ -73,7 +78,7 @@ class PairCorrelationRHCeiling(Target):
         int_limit(contract, "max_inv_h", 1, 2000)
         int_limit(contract, "max_nodes", 2, 20001)
         int_limit(contract, "max_digits", 1, 200)
-        int_limit(contract, "max_masses", 0, 64)
+        int_limit(contract, "max_masses", 0, 1024)
         int_limit(contract, "max_cells", 1, 50_000_000)
         v = contract.limits.get("A_max")
         try:
@@ -102,7 +107,9 @@ class PairCorrelationRHCeiling(Target):
         outcomes["weak_duality"] = Outcome(Verdict.PROVED, Trust.HYPOTHESIS, (LEMMA_REASON,))
         artifacts: dict[str, Any] = {"conditions": {k: why for k, (_, why) in exact.items()} | {"L": c.L}}
         t1 = time.perf_counter()
-        if exact["masses"][0] and exact["support"][0]:
+        floor = self._mass_floor(c, exact["masses"][0], artifacts)
+        outcomes["mass_floor"] = floor
+        if exact["masses"][0] and exact["support"][0] and floor.verdict is Verdict.PROVED:
             rng = conditions.reduced_range(c)
             artifacts["range"] = rng.artifact()
             rep = certify_dual_positive(c, rng.end, max_cells=self.max_cells)
@@ -120,8 +127,10 @@ class PairCorrelationRHCeiling(Target):
             artifacts["positivity"] = positivity
         else:
             t2 = time.perf_counter()
-            outcomes["dual_positivity"] = Outcome(Verdict.UNKNOWN, Trust.RIGOROUS, (
-                "not attempted: the range reduction needs k(A) = 0 and valid masses",))
+            why = ("not attempted: the range reduction needs k(A) = 0 and valid masses"
+                   if not (exact["masses"][0] and exact["support"][0]) else
+                   "not attempted: the period reduction needs a(t) >= 0 (mass-cosines-nonnegative)")
+            outcomes["dual_positivity"] = Outcome(Verdict.UNKNOWN, Trust.RIGOROUS, (why,))
         outcomes["bound"] = Outcome(Verdict.PROVED, Trust.EXACT)
         t3 = time.perf_counter()
         return assemble(
@@ -132,9 +141,32 @@ class PairCorrelationRHCeiling(Target):
                 "range": "exact: period lcm, or T^2 (1 - 2W) 986/100 >= h S",
                 "positivity": "Arb balls (python-flint), second-order Taylor cells with an exact third-derivative bound",
                 "cross_check": f"mpmath at {cross_check.DPS} dps at the lowest cells; float sample of f",
-            },
+            } | ({"mass_floor": "Arb cells as for positivity, on [0, period/2]; float sample of a"}
+                 if "mass_floor" in artifacts else {}),  # light masses: evidence as before heavy masses existed
             timings={"conditions": t1 - t0, "positivity": t2 - t1, "cross_check": t3 - t2},
         )
+
+    def _mass_floor(self, c: DualCandidate, admissible: bool, artifacts: dict[str, Any]) -> Outcome:
+        """Return the outcome of a(t) = 1 + 2 sum w_i cos(2 pi (a_i/h) t) >= 0 (exact when 2W < 1, else Arb)."""
+        if not admissible:
+            return Outcome(Verdict.UNKNOWN, Trust.RIGOROUS, ("not attempted: the masses are not admissible",))
+        if conditions.light_masses(c):
+            return Outcome(Verdict.PROVED, Trust.EXACT, (
+                f"a(t) >= 1 - 2W = {fraction_str(1 - 2 * conditions.mass_sum(c))} > 0 (exact)",))
+        end = Fraction(conditions.period(c), 2)  # a is even and periodic: [0, period/2] suffices
+        rep = certify_mass_floor(c, end, max_cells=self.max_cells)
+        floor: dict[str, Any] = {**rep.certificate, "status": rep.status}
+        if rep.status == "negative":
+            assert rep.witness is not None
+            floor |= {"witness_t": rep.witness, "witness_x": rep.witness / c.h}
+        if rep.status == "positive":  # a float sample must agree (never a proof; a disagreement is a bug)
+            t, v = cross_check.sample_minimum(replace(c, nodes=(Fraction(0), Fraction(0))), end)
+            if v < -1e-9 * cross_check.scale(c):
+                raise CheckerCrash(f"mass_floor: certified positive but a float sample gives a({t:.12g}) = {v:.3e}")
+            floor |= {"sample_min_t": f"{t:.12g}", "sample_min_a": f"{v:.6e}"}
+        artifacts["mass_floor"] = floor
+        verdict = {"positive": Verdict.PROVED, "negative": Verdict.REFUTED}.get(rep.status, Verdict.UNKNOWN)
+        return Outcome(verdict, Trust.RIGOROUS, (rep.reason,))
 
     @staticmethod
     def _cross_check(c: DualCandidate, end: Fraction, lowest: tuple[Fraction, ...], floor: Fraction) -> dict[str, Any]:
