@@ -177,17 +177,12 @@ def evaluate_specs(specs: Sequence[tuple[str, str]], ladder: Sequence[int]) -> l
 FAST_PREC = 53  # the `prec` recorded for a sign decided by the float64 Riemann-Siegel path
 
 
-def evaluate_specs_fast(specs: Sequence[tuple[str, str]], ladder: Sequence[int], arithmetic: int = 2) -> tuple[list[SignedBall], tuple[int, int]]:
+def evaluate_specs_fast(specs: Sequence[tuple[str, str]], ladder: Sequence[int]) -> tuple[list[SignedBall], tuple[int, int]]:
     """Return the certified balls at the specs, the rigorous float path first, Arb where it leaves a sign open.
 
     Also returns (signs decided by the fast path, points at t >= RS_MIN_T that fell back to Arb).
-    `arithmetic` is the contract's fast_z_arithmetic: 1 is the first version, kept unchanged so
-    its stores re-check (fast_v1); 2 is rs_rigorous. Top-level and picklable: worker processes run it.
+    Top-level and picklable: worker processes run it.
     """
-    if arithmetic == 1:
-        from mathloop.targets.critical_line_zeros.fast_v1 import evaluate_specs_fast_v1
-
-        return evaluate_specs_fast_v1(specs, ladder)
     from mathloop.targets.critical_line_zeros import rs_gram, rs_rigorous
 
     g_idx = [i for i, (k, _) in enumerate(specs) if k == "g"]

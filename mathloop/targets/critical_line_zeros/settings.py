@@ -51,8 +51,7 @@ def _bool(contract: Contract, table: str, d: Mapping[str, Any], key: str, defaul
 def read_settings(contract: Contract) -> Settings:
     """Return the typed settings. Raises ContractError naming the table and key."""
     p, lim = contract.parameters, contract.target_limits  # the generic limits are validated in contract/
-    known_p = {"precision_ladder", "height_digits", "crosscheck_stride", "crosscheck_dps", "check_workers", "chunk_gram_intervals", "fast_z",
-               "fast_z_arithmetic"}
+    known_p = {"precision_ladder", "height_digits", "crosscheck_stride", "crosscheck_dps", "check_workers", "chunk_gram_intervals", "fast_z"}
     known_l = {"max_gram_index", "max_blocks_per_chunk", "max_block_length", "max_points_per_block", "max_point_chars"}
     for table, d, known in (("parameters", p, known_p), ("limits", lim, known_l)):
         unknown = sorted(set(d) - known)
@@ -73,7 +72,6 @@ def read_settings(contract: Contract) -> Settings:
         crosscheck_dps=_int(contract, "parameters", p, "crosscheck_dps", 15, 60),
         workers=_int(contract, "parameters", p, "check_workers", 0, 256, 0),
         fast_z=_bool(contract, "parameters", p, "fast_z", False),
-        fast_z_arithmetic=_int(contract, "parameters", p, "fast_z_arithmetic", 1, 2, 1),  # 1: stores made before it existed
     )
     limits = Limits(
         max_gram_index=_int(contract, "limits", lim, "max_gram_index", 1, MAX_CAP),

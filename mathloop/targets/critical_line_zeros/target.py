@@ -144,8 +144,7 @@ class CriticalLineZeros(Target):
         }
         if p.fast_z:
             decided, fell_back = out.fast
-            method = ("riemann-siegel float64, proved bound (rs_rigorous)" if p.fast_z_arithmetic == 1 else  # as it was: old stores re-check
-                      "riemann-siegel float64 in turns, Arb-proved cosine, proved bound (rs_rigorous, arithmetic 2)")
+            method = "riemann-siegel float64 in turns, Arb-proved cosine, proved bound (rs_rigorous)"
             precision["fast_z"] = {"method": method, "gabcke_c0": "0.127",
                                    "min_t": rs_rigorous.RS_MIN_T, "prec_marker": FAST_PREC, "decided": decided, "fell_back_to_arb": fell_back}
         return assemble(self.contract, checker=self.name, version=self.version, outcomes=outcomes, bounds=bounds,

@@ -36,7 +36,6 @@ class CheckParams:
         workers: processes for big chunks (0 = all cores); never changes the evidence.
         fast_z: decide signs first by the rigorous float Riemann-Siegel path (rs_rigorous), Arb
             only where it leaves a sign undecided (recorded with precision 53).
-        fast_z_arithmetic: 1 = the first fast path (fast_v1, for stores made with it), 2 = rs_rigorous.
     """
 
     ladder: tuple[int, ...]
@@ -45,7 +44,6 @@ class CheckParams:
     crosscheck_dps: int
     workers: int
     fast_z: bool = False
-    fast_z_arithmetic: int = 1
 
 
 @dataclass(frozen=True)
@@ -74,15 +72,15 @@ def _evaluate(specs: list[tuple[str, str]], params: CheckParams) -> tuple[list[S
         return _evaluate_arb(specs, params), (0, 0)
     workers = params.workers or pool.default_workers()
     if len(specs) < _PARALLEL_MIN_SPECS or workers <= 1:
-        return evaluate_specs_fast(specs, params.ladder, params.fast_z_arithmetic)
+        return evaluate_specs_fast(specs, params.ladder)
     slices = pool.split(specs, 2 * workers)
-    parts = pool.map_ordered(_fast_slice, [(s, params.ladder, params.fast_z_arithmetic) for s in slices], workers)
+    parts = pool.map_ordered(_fast_slice, [(s, params.ladder) for s in slices], workers)
     return [b for part in parts for b in part[0]], (sum(p[1][0] for p in parts), sum(p[1][1] for p in parts))
 
 
 def _fast_slice(job: tuple[list[tuple[str, str]], tuple[int, ...], int]) -> tuple[list[SignedBall], tuple[int, int]]:
-    specs, ladder, arithmetic = job
-    return evaluate_specs_fast(specs, ladder, arithmetic)
+    specs, ladder = job
+    return evaluate_specs_fast(specs, ladder)
 
 
 def _evaluate_arb(specs: list[tuple[str, str]], params: CheckParams) -> list[SignedBall]:
