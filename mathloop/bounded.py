@@ -80,6 +80,13 @@ class StrictJSONError(ValueError):
         super().__init__(reason)
         self.refused = refused
 
+    def __reduce__(self):  # it may cross the pipe from a checker process
+        return (_strict_json_error, (str(self), self.refused))
+
+
+def _strict_json_error(reason: str, refused: bool) -> StrictJSONError:
+    return StrictJSONError(reason, refused=refused)
+
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}

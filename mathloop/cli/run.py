@@ -133,6 +133,8 @@ def run(
                 task = bar.add_task(bounds_text(contract, head0.bounds), total=budget)
                 if time_limit is not None:  # a check still running at the limit is cut there, not at its timeout
                     runner.deadline = time.monotonic() + time_limit
+                    if pool:
+                        pool.set_deadline(runner.deadline)
                 summary = session.run(prop, SessionLimits(budget, time_limit, samples), _LiveProgress(bar, task, contract))
         except KeyboardInterrupt:
             repo.end_session(session_id, "interrupted")

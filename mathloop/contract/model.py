@@ -27,6 +27,9 @@ class ContractError(ValueError):
         self.path, self.key, self.reason = str(path), key, reason
         super().__init__(f"{path}: {key}: {reason}")
 
+    def __reduce__(self):  # it crosses the pipe from a checker process
+        return (type(self), (self.path, self.key, self.reason))
+
 
 @dataclass(frozen=True)
 class BoundSpec:

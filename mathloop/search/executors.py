@@ -22,11 +22,12 @@ from __future__ import annotations
 import multiprocessing
 import pickle
 import queue
+import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Mapping, Protocol
 
 from mathloop.contract.model import Contract
-from mathloop.search.runner import CheckOutcome, ProcessRunner, check_payload
+from mathloop.search.runner import CheckOutcome, ProcessRunner, check_payload, cut_at_time_limit
 
 
 class Pending(Protocol):
@@ -44,6 +45,9 @@ class Executor(Protocol):
     def submit(self, contract: Contract, parent_state: Mapping[str, Any] | None, payload: Any) -> Pending: ...
 
     def warm(self, contract: Contract) -> int: ...
+
+    def set_deadline(self, at: float | None) -> None:
+        """Cut every check still running at `time.monotonic()` value `at` (the session's --time-limit)."""
 
     def close(self) -> None: ...
 
@@ -79,6 +83,13 @@ class LocalPool:
                 self._idle.put(r)
         return sum(o.error is None for o in outs)
 
+    def set_deadline(self, at: float | None) -> None:
+        """Cut every check still running at `at` (each worker's runner kills its tree there)."""
+        runners = [self._idle.get() for _ in range(self.workers)]  # none is mid-check between rounds
+        for r in runners:
+            r.deadline = at
+            self._idle.put(r)
+
     def close(self) -> None:
         self._threads.shutdown(wait=True, cancel_futures=True)
         while not self._idle.empty():
@@ -92,7 +103,7 @@ def _outcome_bytes(contract: Contract, parent_state, payload) -> bytes:
     return pickle.dumps(check_payload(contract, parent_state, payload), protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def check_in_child(contract: Contract, parent_state, payload, timeout_s: float) -> bytes:
+def check_in_child(contract: Contract, parent_state, payload, timeout_s: float, left_s: float | None = None) -> bytes:
     """Run one check in a hardened child of the current (dask worker) process; the dask task function.
 
     Returns the pickled CheckOutcome: the worker passes the bytes on without unpickling and
@@ -100,13 +111,19 @@ def check_in_child(contract: Contract, parent_state, payload, timeout_s: float) 
     Dask's worker processes are daemonic unless started with DASK_DISTRIBUTED__WORKER__DAEMON=False
     (config `distributed.worker.daemon`); a daemonic process may not have children, so there the
     check runs in the worker itself (dask's own task handling then bounds it, without our timeout).
+    `left_s`: the session's time left when the task was submitted (clocks differ between hosts, so a
+    duration, not a time); a check still running then is cut, as the local runner cuts it.
     """
     if multiprocessing.current_process().daemon:
         return _outcome_bytes(contract, parent_state, payload)
     runner = _WORKER_RUNNER.get(timeout_s)
     if runner is None:
         runner = _WORKER_RUNNER[timeout_s] = ProcessRunner(timeout_s)
-    out = runner.call(_outcome_bytes, (contract, parent_state, payload))
+    cut = left_s is not None and left_s < timeout_s
+    limit = max(left_s, 1.0) if cut else timeout_s
+    out = runner.call(_outcome_bytes, (contract, parent_state, payload), limit)
+    if cut and out.error is not None and out.error.startswith("checker timed out"):
+        return pickle.dumps(CheckOutcome(error=cut_at_time_limit(limit)))
     if out.error is not None or out.raised is not None:  # timed out / died (the tree is killed), or the check raised
         return pickle.dumps(CheckOutcome(error=out.error or f"checker raised {type(out.raised).__name__}: {out.raised}"))
     return out.value
@@ -152,16 +169,22 @@ class DaskExecutor:
         self.address = address
         self.timeout_s = timeout_s
         self.client = Client(address, timeout=connect_timeout_s, set_as_default=False)
+        self.deadline: float | None = None
         self.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
         self.name = f"dask {address} ({self.workers} worker{'s' if self.workers != 1 else ''})"
 
     def submit(self, contract: Contract, parent_state, payload) -> "DaskCheck":
-        return DaskCheck(self.client.submit(check_in_child, contract, parent_state, payload, self.timeout_s,
+        left = None if self.deadline is None else self.deadline - time.monotonic()
+        return DaskCheck(self.client.submit(check_in_child, contract, parent_state, payload, self.timeout_s, left,
                                             pure=False, retries=2))
 
     def warm(self, contract: Contract) -> int:
         """Check the seed once in every connected worker's checker child; return how many answered."""
         return sum(bool(v) for v in self.client.run(warm_in_child, contract, self.timeout_s).values())
+
+    def set_deadline(self, at: float | None) -> None:
+        """Cut checks still running at `at`: each task carries the time left when it is submitted."""
+        self.deadline = at
 
     def close(self) -> None:
         try:

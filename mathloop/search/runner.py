@@ -50,7 +50,11 @@ def _call(fn, args) -> CallOutcome:
 
 def check_payload(contract: Contract, parent_state: Mapping[str, Any] | None, payload: Any) -> CheckOutcome:
     """Parse and check one payload; turn every failure to answer into CheckOutcome.error."""
-    target = _target_for(contract)
+    try:
+        target = _target_for(contract)
+    except Exception as e:  # e.g. a target this process cannot import: no verdict, and the session goes on
+        tb = traceback.format_exception_only(type(e), e)[-1].strip()
+        return CheckOutcome(error=f"target could not be built: {tb}")
     try:
         candidate = target.parse(payload)
     except Malformed as e:
@@ -112,6 +116,11 @@ def _worker(conn, lifeline) -> None:
             conn.send(check_payload(*job))
 
 
+def cut_at_time_limit(after_s: float) -> str:
+    """Return the error recorded for a check cut at the session's --time-limit after `after_s` seconds."""
+    return f"check stopped at the session's time limit after {after_s:.1f} s (process tree killed)"
+
+
 class ProcessRunner:
     """Checks in one persistent worker process; a check past `timeout_s` kills the worker's whole
     process group and is reported as an error, and the next check starts a fresh worker.
@@ -162,8 +171,7 @@ class ProcessRunner:
             return self._job((contract, parent_state, payload), self.timeout_s, CheckOutcome)
         out = self._job((contract, parent_state, payload), left, CheckOutcome)
         if out.error is not None and out.error.startswith("checker timed out"):
-            return CheckOutcome(error=f"check stopped at the session's time limit after {left:.1f} s "
-                                      "(process tree killed)")
+            return CheckOutcome(error=cut_at_time_limit(left))
         return out
 
     def call(self, fn, args: tuple, timeout_s: float | None = None) -> CallOutcome:
@@ -178,7 +186,13 @@ class ProcessRunner:
             if not self._conn.poll(timeout_s):
                 self._kill()
                 return outcome(error=f"checker timed out after {timeout_s:g} s (process tree killed)")
-            return self._conn.recv()
+            try:
+                return self._conn.recv()
+            except (EOFError, BrokenPipeError, ConnectionResetError, OSError):
+                raise
+            except Exception as e:  # the reply arrived but cannot be unpickled here (e.g. an exception type)
+                self._kill()
+                return outcome(error=f"checker's reply could not be read: {type(e).__name__}: {str(e)[:200]}")
         except (EOFError, BrokenPipeError, ConnectionResetError, OSError) as e:
             code = self._proc.exitcode if self._proc else None
             self._kill()

@@ -76,3 +76,62 @@ def test_a_check_that_ends_before_the_deadline_is_not_affected_by_it(toy_contrac
         assert out.error is None and out.evidence is not None
     finally:
         runner.close()
+
+
+def test_the_local_pool_cuts_a_check_at_the_session_deadline_and_keeps_working(toy_contract, monkeypatch):
+    from mathloop.search import executors
+    from mathloop.search.executors import LocalPool
+
+    monkeypatch.setattr(executors, "ProcessRunner", lambda t: ProcessRunner(t, start_method="fork"))  # the toy target
+
+    pool = LocalPool(2, 120.0)
+    try:
+        pool.set_deadline(time.monotonic() + 2.0)
+        t0 = time.monotonic()
+        slow, quick = (pool.submit(toy_contract, None, p) for p in ({"x": "1/2", "sleep": 60}, {"x": "1/4"}))
+        out = slow.result()
+        assert out.error and "session's time limit" in out.error and time.monotonic() - t0 < 15
+        assert quick.result().evidence is not None
+        pool.set_deadline(None)
+        assert pool.submit(toy_contract, None, {"x": "1/2", "sleep": 0.2}).result().evidence is not None
+    finally:
+        pool.close()
+
+
+def test_a_dask_task_carries_the_time_left_and_is_cut_there(toy_contract, monkeypatch):
+    import pickle
+
+    from mathloop.search import executors
+    from mathloop.search.executors import check_in_child, close_worker_runners
+
+    monkeypatch.setattr(executors, "ProcessRunner", lambda t: ProcessRunner(t, start_method="fork"))  # the toy target
+
+    try:
+        t0 = time.monotonic()
+        out = pickle.loads(check_in_child(toy_contract, None, {"x": "1/2", "sleep": 60}, 120.0, 1.5))
+        assert out.error and "session's time limit" in out.error and time.monotonic() - t0 < 15
+        ok = pickle.loads(check_in_child(toy_contract, None, {"x": "1/2"}, 120.0, 30.0))
+        assert ok.evidence is not None and ok.evidence.bounds["value"] == 0.5
+    finally:
+        close_worker_runners()
+
+
+def test_a_target_the_checker_process_cannot_build_is_an_error_not_a_crash(toy_contract):
+    runner = ProcessRunner(60.0)  # forkserver: the toy target is registered only in this process
+    try:
+        out = runner.check(toy_contract, None, {"x": "1/2"})
+        assert out.evidence is None and out.error and out.error.startswith("target could not be built")
+    finally:
+        runner.close()
+
+
+def test_exceptions_that_cross_the_checker_pipe_unpickle_whole():
+    import pickle
+
+    from mathloop.bounded import StrictJSONError
+    from mathloop.contract.model import ContractError
+
+    e = pickle.loads(pickle.dumps(ContractError("c.toml", "limits.x", "must be > 0")))
+    assert (str(e), e.key, e.reason) == ("c.toml: limits.x: must be > 0", "limits.x", "must be > 0")
+    j = pickle.loads(pickle.dumps(StrictJSONError("duplicate key 'a'", refused=True)))
+    assert (str(j), j.refused) == ("duplicate key 'a'", True)
