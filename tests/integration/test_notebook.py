@@ -9,6 +9,7 @@ from nbclient import NotebookClient
 NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "levinson_conrey.ipynb"
 
 
+@pytest.mark.slow
 def test_worked_notebook_executes():
     jupyter_client = pytest.importorskip("jupyter_client")
     if "python3" not in jupyter_client.kernelspec.find_kernel_specs():

@@ -12,6 +12,8 @@ from mathloop.store.repository import Repository
 from mathloop.view.history import history
 from tests.integration.cli import invoke, mathloop
 
+pytestmark = pytest.mark.slow  # a real session per module (~10 s): CI's second tier runs it
+
 
 @pytest.fixture(scope="module")
 def lc_store(tmp_path_factory):

@@ -129,6 +129,7 @@ def test_serve_refuses_a_missing_or_foreign_store(tmp_path):
     assert not (tmp_path / "none.db").exists()  # nothing created
 
 
+@pytest.mark.slow
 @pytest.mark.postgres_live
 def test_serve_on_postgresql_reads_and_refuses_writes():
     from tests.integration.postgres import private_cluster, unavailable_reason
