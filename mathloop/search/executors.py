@@ -27,7 +27,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Mapping, Protocol
 
 from mathloop.contract.model import Contract
-from mathloop.search.runner import CheckOutcome, ProcessRunner, check_payload, cut_at_time_limit
+from mathloop.search.runner import CheckOutcome, ProcessRunner, check_payload
 
 
 class Pending(Protocol):
@@ -119,11 +119,8 @@ def check_in_child(contract: Contract, parent_state, payload, timeout_s: float, 
     runner = _WORKER_RUNNER.get(timeout_s)
     if runner is None:
         runner = _WORKER_RUNNER[timeout_s] = ProcessRunner(timeout_s)
-    cut = left_s is not None and left_s < timeout_s
-    limit = max(left_s, 1.0) if cut else timeout_s
-    out = runner.call(_outcome_bytes, (contract, parent_state, payload), limit)
-    if cut and out.error is not None and out.error.startswith("checker timed out"):
-        return pickle.dumps(CheckOutcome(error=cut_at_time_limit(limit)))
+    runner.deadline = None if left_s is None else time.monotonic() + left_s  # this host's clock from here
+    out = runner.call(_outcome_bytes, (contract, parent_state, payload))
     if out.error is not None or out.raised is not None:  # timed out / died (the tree is killed), or the check raised
         return pickle.dumps(CheckOutcome(error=out.error or f"checker raised {type(out.raised).__name__}: {out.raised}"))
     return out.value

@@ -166,17 +166,21 @@ class ProcessRunner:
         self._proc = self._conn = self._lifeline = None
 
     def check(self, contract: Contract, parent_state: Mapping[str, Any] | None, payload: Any) -> CheckOutcome:
-        left = None if self.deadline is None else max(self.deadline - time.monotonic(), 1.0)
-        if left is None or left >= self.timeout_s:
-            return self._job((contract, parent_state, payload), self.timeout_s, CheckOutcome)
-        out = self._job((contract, parent_state, payload), left, CheckOutcome)
-        if out.error is not None and out.error.startswith("checker timed out"):
-            return CheckOutcome(error=cut_at_time_limit(left))
-        return out
+        return self._bounded((contract, parent_state, payload), self.timeout_s, CheckOutcome)
 
     def call(self, fn, args: tuple, timeout_s: float | None = None) -> CallOutcome:
         """Run the picklable top-level `fn(*args)` in the worker under the same kill-the-tree timeout."""
-        return self._job((_CALL, fn, args), self.timeout_s if timeout_s is None else timeout_s, CallOutcome)
+        return self._bounded((_CALL, fn, args), self.timeout_s if timeout_s is None else timeout_s, CallOutcome)
+
+    def _bounded(self, job: tuple, timeout_s: float, outcome):
+        """Run `job` under `timeout_s`, or only until `deadline` when that comes first (the error then says so)."""
+        left = None if self.deadline is None else max(self.deadline - time.monotonic(), 1.0)
+        if left is None or left >= timeout_s:
+            return self._job(job, timeout_s, outcome)
+        out = self._job(job, left, outcome)
+        if out.error is not None and out.error.startswith("checker timed out"):
+            return outcome(error=cut_at_time_limit(left))
+        return out
 
     def _job(self, job: tuple, timeout_s: float, outcome):
         if self._proc is None or not self._proc.is_alive():
