@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from mathloop.contract.model import Contract
-from mathloop.domain import (Evidence, Head, Label, Rejection, Scores, canonical_json, fraction_str, payload_sha,
+from mathloop.domain import (Evidence, Head, Label, Rejection, Scores, canonical_dumps, canonical_json, fraction_str, payload_sha,
                              sha256_hex)
 from mathloop.store.chain import (
     CANDIDATE_FIELDS,
@@ -57,11 +57,13 @@ def fields_of(row: Any, names: Iterable[str]) -> dict[str, Any]:
     return {n: getattr(row, n) for n in names}
 
 
-def _payload_text(payload: Any) -> str:
+def _payload_text_sha(payload: Any) -> tuple[str, str]:
+    """Return (the stored text, payload_sha) of a payload, serialising it once."""
     try:
-        return canonical_json(payload).decode("utf-8")
+        blob = canonical_json(payload)
     except (TypeError, ValueError):
-        return json.dumps({"unparsable_payload": repr(payload)[:4000]})
+        return json.dumps({"unparsable_payload": repr(payload)[:4000]}), payload_sha(payload)
+    return blob.decode("utf-8"), sha256_hex(blob)
 
 
 @dataclass(frozen=True)
@@ -205,10 +207,11 @@ class Repository:
     def _evidence_columns(self, s: Session, evidence: Evidence | None) -> dict[str, Any]:
         if evidence is None:
             return {"evidence": None, "evidence_sha": None, "timings": None}
-        full = evidence.to_json(with_timings=False)
+        full = evidence.to_json(with_timings=False)  # plain data: serialised below without re-converting
+        evidence_sha = sha256_hex(canonical_dumps(full))  # == sha256(evidence.canonical_bytes())
         refs = {}
         for name, value in full["artifacts"].items():
-            blob = canonical_json(value)
+            blob = canonical_dumps(value)
             sha = sha256_hex(blob)
             if s.get(ArtifactRow, sha) is None:
                 s.add(ArtifactRow(sha256=sha, content=blob.decode("utf-8"), size=len(blob)))
@@ -216,17 +219,18 @@ class Repository:
             refs[name] = {"$artifact": sha}
         full["artifacts"] = refs
         return {
-            "evidence": canonical_json(full).decode("utf-8"),
-            "evidence_sha": sha256_hex(evidence.canonical_bytes()),
+            "evidence": canonical_dumps(full).decode("utf-8"),
+            "evidence_sha": evidence_sha,
             "timings": json.dumps({k: round(float(v), 6) for k, v in evidence.timings.items()}),
         }
 
     def _candidate_row(self, s: Session, *, contract_sha: str, session_id: int | None, head_commit: str | None,
                        payload: Any, proposer: str, meta: Mapping[str, Any], label: Label,
                        reasons: Iterable[str], evidence: Evidence | None) -> CandidateRow:
+        text, sha = _payload_text_sha(payload)
         row = CandidateRow(
             contract_sha=contract_sha, session_id=session_id, head_commit=head_commit,
-            payload=_payload_text(payload), payload_sha=payload_sha(payload), proposer=proposer,
+            payload=text, payload_sha=sha, proposer=proposer,
             proposer_meta=json.dumps(dict(meta), sort_keys=True, default=str), label=label.value,
             reasons=json.dumps(list(reasons)), created_at=now(), **self._evidence_columns(s, evidence),
         )
