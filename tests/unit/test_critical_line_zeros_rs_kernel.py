@@ -63,6 +63,7 @@ def test_compiled_block_gives_the_same_bits_as_numpy(height, monkeypatch):
     pts = _chunk(height, 150, int(height))
     monkeypatch.setenv("MATHLOOP_FAST_Z_JIT", "1")
     jit = rs_rigorous.enclose_points(pts)
+    assert not rs_sum_jit._BROKEN, rs_sum_jit._BROKEN  # the compiled block ran
     monkeypatch.setenv("MATHLOOP_FAST_Z_JIT", "0")
     ref = rs_rigorous.enclose_points(pts)
     for a, b in zip(jit, ref):
@@ -132,7 +133,7 @@ def test_a_failing_compiled_block_falls_back_to_numpy_with_the_same_bits(monkeyp
         raise RuntimeError("cannot cache function: no locator available")
 
     monkeypatch.setattr(rs_sum_jit, "_INSTALLED", True)
-    monkeypatch.setattr(rs_sum_jit, "_COMPILED", [broken])
+    monkeypatch.setattr(rs_sum_jit, "_COMPILED", {f"{rs_sum_jit._block.__module__}._block": broken})
     monkeypatch.setattr(rs_sum_jit, "_BROKEN", [])
     got = rs_rigorous.enclose_points(pts)
     assert rs_sum_jit._BROKEN and not rs_sum_jit.available()
@@ -146,3 +147,40 @@ def test_gram_points_do_not_depend_on_which_others_are_computed_with_them():
     parts = [rs_gram.gram_arrays(ms[:113]), rs_gram.gram_arrays(ms[113:])]
     for f in ("base", "off", "r_t", "theta_turn"):
         assert np.concatenate([getattr(p, f) for p in parts]).tobytes() == getattr(whole, f).tobytes()
+
+
+@pytest.mark.skipif(not rs_sum_jit.available(), reason="numba not installed (extra fast)")
+@pytest.mark.parametrize("height", [1.5e3, 2e4, 1e6, 3e7, 1e9])
+def test_compiled_gram_newton_gives_the_same_gram_points_as_numpy(height, monkeypatch):
+    with ctx.workprec(64):
+        m0 = int(arb(height).zeta_nzeros().unique_fmpz())
+    ms = list(range(m0, m0 + 700)) + [m0 + 10**5 + 7 * k for k in range(50)]
+    monkeypatch.setenv("MATHLOOP_FAST_Z_JIT", "1")
+    jit = rs_gram._newton(ms)
+    assert not rs_sum_jit._BROKEN, rs_sum_jit._BROKEN  # the compiled kernels ran
+    monkeypatch.setenv("MATHLOOP_FAST_Z_JIT", "0")
+    ref = rs_gram._newton(ms)
+    assert ref[3].any()  # the float route applies: the comparison is not vacuous
+    for a, b in zip(jit, ref):
+        assert a.tobytes() == b.tobytes()
+
+
+def test_fast_specs_in_any_order_give_the_balls_of_one_kind_per_call():
+    from mathloop.targets.critical_line_zeros.hardy_z import definite, evaluate_specs_fast
+
+    with ctx.workprec(64):
+        m0 = int(arb(2e5).zeta_nzeros().unique_fmpz())
+    gram = [("g", str(m)) for m in range(m0, m0 + 40)]
+    rng = random.Random(5)
+    points = [("q", f"{200000 + rng.randrange(0, 10**6) / 10**4:.4f}") for _ in range(40)]
+    by_kind = evaluate_specs_fast(gram, (64, 128))[0] + evaluate_specs_fast(points, (64, 128))[0]
+    specs = gram + points
+    perm = list(range(len(specs)))
+    rng.shuffle(perm)
+    mixed, (decided, _) = evaluate_specs_fast([specs[i] for i in perm], (64, 128))
+    assert decided == len(specs)  # every sign decided by the fast path at this height
+    assert [mixed[perm.index(i)] for i in range(len(specs))] == by_kind
+    for (kind, text), ball in list(zip(specs, by_kind))[::8]:
+        ref = definite(kind, int(text) if kind == "g" else Fraction(text), (64, 128))
+        assert ball.sign == ref.sign != 0
+    assert evaluate_specs_fast([], (64, 128)) == ([], (0, 0))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import decimal
 from fractions import Fraction
+from itertools import repeat
 from typing import NamedTuple, Sequence
 
 import numpy as np
@@ -185,23 +186,29 @@ def evaluate_specs_fast(specs: Sequence[tuple[str, str]], ladder: Sequence[int])
     """
     from mathloop.targets.critical_line_zeros import rs_gram, rs_rigorous
 
-    g_idx = [i for i, (k, _) in enumerate(specs) if k == "g"]
-    q_idx = [i for i, (k, _) in enumerate(specs) if k != "g"]
-    pts = rs_rigorous.Points.concat([rs_gram.gram_arrays([int(specs[i][1]) for i in g_idx]),
-                                     rs_rigorous.Points.of([rs_rigorous.Point.of(specs[i][1]) for i in q_idx])])
+    if not specs:
+        return [], (0, 0)
+    kinds, texts = zip(*specs)
+    n_g = kinds.count("g")
+    if "g" in kinds[n_g:]:  # mixed order: Gram points first, then put back (the checker sends one kind per call)
+        order = [i for i, k in enumerate(kinds) if k == "g"] + [i for i, k in enumerate(kinds) if k != "g"]
+        kinds, texts = [kinds[i] for i in order], [texts[i] for i in order]
+    else:
+        order = None
+    pts = rs_rigorous.Points.concat([rs_gram.gram_arrays(list(map(int, texts[:n_g]))),
+                                     rs_rigorous.Points.of(list(map(rs_rigorous.Point.of, texts[n_g:])))])
     value, bound, ok = rs_rigorous.enclose_points(pts)
     sure = ok & (np.abs(value) > bound)
     mids, rads, shown = float_ball_strings_many(np.where(sure, value, 1.0), np.where(sure, bound, 0.0))
     take = sure & shown
-    balls = list(map(SignedBall, np.where(value > 0, 1, -1).tolist(), mids, rads, [FAST_PREC] * len(mids)))
-    order = g_idx + q_idx
+    # tuple.__new__ through map: no Python frame per sign (the NamedTuple's own __new__ is Python code)
+    balls = list(map(tuple.__new__, repeat(SignedBall), zip(np.where(value > 0, 1, -1).tolist(), mids, rads, repeat(FAST_PREC))))
     decided = int(np.count_nonzero(take))
     fell_back = 0
     for j in np.nonzero(~take)[0].tolist():  # the Arb path decides these
         fell_back += bool(pts.base[j] + pts.off[j] >= rs_rigorous.RS_MIN_T)
-        kind, text = specs[order[j]]
-        balls[j] = definite(kind, int(text) if kind == "g" else Fraction(text), ladder)
-    if order == list(range(len(specs))):
+        balls[j] = definite(kinds[j], int(texts[j]) if kinds[j] == "g" else Fraction(texts[j]), ladder)
+    if order is None:
         return balls, (decided, fell_back)
     out: list[SignedBall | None] = [None] * len(specs)
     for i, b in zip(order, balls):

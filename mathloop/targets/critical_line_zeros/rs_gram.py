@@ -15,6 +15,7 @@ from typing import Sequence
 
 import numpy as np
 
+from mathloop.targets.critical_line_zeros import rs_gram_jit
 from mathloop.targets.critical_line_zeros.rs_rigorous import RS_MIN_T, U, Point, Points, gram_point, theta_base, theta_groups
 
 _PI_ERR = 1.3e-16  # |fl(pi) - pi|
@@ -71,7 +72,9 @@ def gram_floats(ms: Sequence[int]) -> np.ndarray:
 def _newton(ms: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Return (S, h*, r, good) per m: t* = S + h* exactly, |g_m - t*| <= r where good (else: use Arb's ball)."""
     m_arr = np.array(ms, dtype=float)
-    guess = gram_guess(m_arr, 3, log_ieee) if len(ms) else m_arr
+    guess = np.empty_like(m_arr)
+    if len(ms) and not rs_gram_jit.guess(m_arr, guess):
+        guess = gram_guess(m_arr, 3, log_ieee)
     s_out, h_out, r_out = np.zeros(len(ms)), np.zeros(len(ms)), np.zeros(len(ms))
     good = np.zeros(len(ms), dtype=bool)
     high = np.nonzero(guess >= RS_MIN_T + 300)[0]
@@ -83,13 +86,17 @@ def _newton(ms: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
         target = k * math.pi  # |target - k pi| <= |k| (1.3e-16 + u pi)
         e_target = np.abs(k) * (_PI_ERR + U * math.pi)
         deriv = [(n + 1) * c for n, c in enumerate(base.coef)]
-        for _ in range(2):  # quadratic convergence from the ~1e-8 guess; r below proves what is reached
-            val, _ = base.eval(h)
-            slope = np.full_like(h, deriv[-1])
-            for c in deriv[-2::-1]:
-                slope = slope * h + c
-            h = h - (val - target) / slope
-        val, e_val = base.eval(h)
+        val = np.empty_like(h)
+        if rs_gram_jit.refine(h, target, np.array(base.coef), np.array(deriv), base.b_f, val):
+            e_val = base.error
+        else:
+            for _ in range(2):  # quadratic convergence from the ~1e-8 guess; r below proves what is reached
+                val, _ = base.eval(h)
+                slope = np.full_like(h, deriv[-1])
+                for c in deriv[-2::-1]:
+                    slope = slope * h + c
+                h = h - (val - target) / slope
+            val, e_val = base.eval(h)
         delta = (np.abs(val - target) * (1 + 2 * U) + e_val + e_target + 2 * U * (np.abs(val) + np.abs(target))) * (1 + 1e-9)
         r = delta / base.d1_low * (1 + 4 * U)
         s_out[idx], h_out[idx], r_out[idx] = s_base, h, r

@@ -113,7 +113,7 @@ from typing import Sequence
 import numpy as np
 from flint import arb, arb_series, ctx
 
-from mathloop.targets.critical_line_zeros import rs_cos, rs_sum
+from mathloop.targets.critical_line_zeros import rs_cos, rs_point_jit, rs_sum
 from mathloop.targets.critical_line_zeros.rs_sum import E_INV_TWO_PI, INV_TWO_PI
 
 RS_MIN_T = 1000
@@ -124,6 +124,7 @@ COS_DEGREE = 10  # of the radian cosine used by C0 (step 7)
 _TWO_PI = 2 * math.pi  # fl(2 pi); |fl(2pi) - 2pi| < 2.5e-16
 _COS_C = [(-1) ** j / math.factorial(2 * j) for j in range(COS_DEGREE + 1)]
 _SINC_C = [(-1) ** j / math.factorial(2 * j + 1) for j in range(6)]
+_COS_ARR, _SINC_ARR = np.array(_COS_C), np.array(_SINC_C)  # the same floats, for the compiled kernel
 _COSH, _SINH_RATIO = 11.5925, 1.84  # >= cosh(RMAX) = 11.59204...; literals, not libm
 if E_INV_TWO_PI > 2 * U * INV_TWO_PI:  # step 7 takes c's error as at most 2u relative
     raise ArithmeticError("fl(1/fl(2 pi)) is not within 2u of 1/(2 pi)")
@@ -188,6 +189,11 @@ def _cos_small(r: np.ndarray) -> np.ndarray:
     return _horner(_COS_C, y)
 
 
+_E_ARG = 0.5 * 2.5e-16 + _TWO_PI * 1.6 * U * (1 + U) + 2 * U * math.pi  # C0's cosine arguments (step 7)
+_C0_E_N = E_COS + _E_ARG  # numerator cosine: Taylor + argument error
+_C0_E_D = E_COS + _E_ARG  # denominator cosine
+
+
 def _c0(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Return C0(p~) and a bound on the evaluation error (step 7), p~ in (0, 1)."""
     out, err = np.empty_like(p), np.empty_like(p)
@@ -200,9 +206,7 @@ def _c0(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         num = _cos_small(_TWO_PI * v)  # arg error <= 0.32*2.5e-16 + 2pi*1.6u + 2u
         pw = np.where(pr > 0.5, pr - 1.0, pr)  # exact; 2 pi pw in [-pi, pi]
         den = _cos_small(_TWO_PI * pw)
-        e_arg = 0.5 * 2.5e-16 + _TWO_PI * 1.6 * U * (1 + U) + 2 * U * math.pi
-        e_n = E_COS + e_arg
-        e_d = E_COS + e_arg
+        e_n, e_d = _C0_E_N, _C0_E_D
         val = num / den
         ad = np.abs(den) - e_d
         out[reg] = val
@@ -422,22 +426,9 @@ def enclose_points(pts: Points) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     use = use[np.argsort(t_f[use], kind="stable")]  # nearby t share a block's N (any order is valid)
     t_f, base, off, e_off, r_t = t_f[use], pts.base[use], pts.off[use], pts.e_off[use], pts.r_t[use]
     theta, e_theta = pts.theta_turn[use], pts.e_theta[use]
-    t0 = np.floor(t_f / T0_CELL) * T0_CELL  # step 1: T0 from t alone (a multiple of 256), exact
-    h0 = (base - t0) + off  # base - t0: an exact integer; one rounding
-    e_h = 1.01 * U * np.abs(h0) + e_off
-    # Step 7 (a, N, p) first: N_i fixes how many terms each point takes.
-    a = np.sqrt(t_f * INV_TWO_PI)
-    d_a = 4.1 * U * a + r_t / (4 * math.pi * a) * 1.01
-    n_pt = np.floor(a)
-    frac = a - n_pt
-    ok_u = (frac > 4 * d_a) & (frac < 1 - 4 * d_a)
-    n_i = np.maximum(n_pt.astype(np.int64), 1)
-    tb = rs_sum.TABLES
-    x_max = np.abs(theta) + 1.0
+    t0, h0, e_h, a, d_a, frac, ok_u, n_i, q, gab, x_max = _steps_before_the_sum(t_f, base, off, e_off, r_t, theta)
     if float((x_max + np.abs(h0) * 2).max()) > 2.0**50:
         raise ValueError("phase out of the range this module's proof covers")
-    q = 1.0 / np.sqrt(a)
-    gab = GABCKE_C0 * (q * q * q) * (1 + 20 * U)  # IEEE products, not libm's pow
     main, e_cos = np.empty(len(use)), np.empty(len(use))
     cells = np.unique(t0)
     for lo, hi, cell in zip(np.searchsorted(t0, cells, "left"), np.searchsorted(t0, cells, "right"), cells.tolist()):
@@ -448,6 +439,41 @@ def enclose_points(pts: Points) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         a_n = rs_sum.base_phases(int(cell), n_cell)
         main[lo:hi] = 2.0 * rs_sum.main_sums(theta[lo:hi], h0[lo:hi], n_i[lo:hi], a_n, poly)
         e_cos[lo:hi] = _cos_error(poly)
+    value[use], bound[use] = _steps_after_the_sum(main, e_cos, t0, h0, e_h, r_t, e_theta, x_max, d_a, frac, ok_u, n_i, q, gab)
+    ok[use] = ok_u
+    return value, bound, ok
+
+
+def _steps_before_the_sum(t_f, base, off, e_off, r_t, theta) -> tuple[np.ndarray, ...]:
+    """Return (T0, h0~, e_h, a~, d_p, p~, ok, N, q~, Gabcke term, X) per point (steps 1 and 7), compiled when possible."""
+    if rs_point_jit.available():
+        out = np.empty((11, len(t_f)))
+        if rs_point_jit.before(t_f, base, off, e_off, r_t, theta, GABCKE_C0, out):
+            t0, h0, e_h, a, d_a, frac, ok_u, n_i, q, gab, x_max = out
+            return t0, h0, e_h, a, d_a, frac, ok_u != 0, n_i.astype(np.int64), q, gab, x_max
+    t0 = np.floor(t_f / T0_CELL) * T0_CELL  # step 1: T0 from t alone (a multiple of 256), exact
+    h0 = (base - t0) + off  # base - t0: an exact integer; one rounding
+    e_h = 1.01 * U * np.abs(h0) + e_off
+    # Step 7 (a, N, p) first: N_i fixes how many terms each point takes.
+    a = np.sqrt(t_f * INV_TWO_PI)
+    d_a = 4.1 * U * a + r_t / (4 * math.pi * a) * 1.01
+    n_pt = np.floor(a)
+    frac = a - n_pt
+    ok_u = (frac > 4 * d_a) & (frac < 1 - 4 * d_a)
+    n_i = np.maximum(n_pt.astype(np.int64), 1)
+    q = 1.0 / np.sqrt(a)
+    gab = GABCKE_C0 * (q * q * q) * (1 + 20 * U)  # IEEE products, not libm's pow
+    return t0, h0, e_h, a, d_a, frac, ok_u, n_i, q, gab, np.abs(theta) + 1.0
+
+
+def _steps_after_the_sum(main, e_cos, t0, h0, e_h, r_t, e_theta, x_max, d_a, frac, ok_u, n_i, q, gab) -> tuple[np.ndarray, np.ndarray]:
+    """Return (value, bound) per point from the main sum and the inputs (steps 3-8), compiled when possible."""
+    tb = rs_sum.TABLES
+    if rs_point_jit.available():
+        out = np.empty((2, len(main)))
+        if rs_point_jit.after(main, e_cos, t0, h0, e_h, r_t, e_theta, x_max, d_a, frac, ok_u, n_i, q, gab,
+                              (tb.ell, tb.w_cum, tb.r_w), (INFLATE, _C0_E_N, _C0_E_D, _COS_ARR, _SINC_ARR), out):
+            return out[0], out[1]
     # Steps 3-6: phase error, term error, sum error.
     ell_max = tb.ell[n_i - 1] * (1 + 2 * U)
     e_a = U + 2.0 * t0 * 2.0**-rs_sum.FIXED_P
@@ -459,7 +485,4 @@ def enclose_points(pts: Points) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     c0, e_c0 = _c0(np.where(ok_u, frac, 0.5))
     c0_term = np.where(n_i % 2 == 1, 1.0, -1.0) * q * c0
     e_c0t = q * (e_c0 + 130 * d_a) + 6.01 * U * q * np.abs(c0)
-    value[use] = main + c0_term
-    bound[use] = (e_main + e_c0t + gab + U * (np.abs(main) + np.abs(c0_term))) * INFLATE
-    ok[use] = ok_u
-    return value, bound, ok
+    return main + c0_term, (e_main + e_c0t + gab + U * (np.abs(main) + np.abs(c0_term))) * INFLATE

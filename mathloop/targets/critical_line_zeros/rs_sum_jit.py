@@ -14,33 +14,51 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 
 import numpy as np
 
-# numba is imported at the first block only (its import costs ~0.3 s; most processes never need it).
+# numba is imported at the first kernel only (its import costs ~0.3 s; most processes never need it).
 _INSTALLED = importlib.util.find_spec("numba") is not None
-_COMPILED: list = []
+_COMPILED: dict[str, object] = {}
 _BROKEN: list[str] = []
 _MAGIC = 6755399441055744.0  # 1.5 * 2^52
 
 
 def available() -> bool:
-    """Return whether the compiled block can be used (installed, not turned off, compiled without error)."""
+    """Return whether the compiled kernels can be used (installed, not turned off, compiled without error)."""
     return _INSTALLED and not _BROKEN and os.environ.get("MATHLOOP_FAST_Z_JIT", "1") != "0"
 
 
-def run(*args) -> bool:
-    """Run the compiled block; on any compile or cache error remember it and return False (numpy takes over)."""
+def call(kernel, *args) -> bool:
+    """Run `kernel` compiled; on any compile or cache error remember it and return False (numpy takes over).
+
+    A kernel's module lists the functions the kernel calls in JIT_HELPERS. Every kernel here, in
+    rs_gram_jit and in rs_point_jit performs its numpy reference's IEEE operations in the same
+    order (numba without fast-math: no reassociation, no fused multiply-add), so both give the same bits.
+    """
     try:
-        if not _COMPILED:
+        key = f"{kernel.__module__}.{kernel.__qualname__}"
+        fn = _COMPILED.get(key)
+        if fn is None:
             import numba as nb
 
-            _COMPILED.append(nb.njit(cache=True, fastmath=False, boundscheck=False, error_model="numpy")(_block))
-        _COMPILED[0](*args)
+            module = sys.modules[kernel.__module__]
+            for name in getattr(module, "JIT_HELPERS", ()):  # functions the kernel calls: compiled first
+                if not hasattr(getattr(module, name), "py_func"):
+                    setattr(module, name, nb.njit(fastmath=False, error_model="numpy")(getattr(module, name)))
+            fn = _COMPILED[key] = nb.njit(
+                cache=True, fastmath=False, boundscheck=False, error_model="numpy")(kernel)
+        fn(*args)
         return True
-    except Exception as exc:  # e.g. no writable cache location: the numpy block gives the same bits
+    except Exception as exc:  # e.g. no writable cache location: the numpy reference gives the same bits
         _BROKEN.append(f"{type(exc).__name__}: {exc}")
         return False
+
+
+def run(*args) -> bool:
+    """Run the compiled main-sum block (see `call`)."""
+    return call(_block, *args)
 
 
 def _block(theta, h0, n_pt, n_lo, a_n, ell, w, b, y):  # pragma: no cover - compiled
