@@ -184,3 +184,23 @@ def test_fast_specs_in_any_order_give_the_balls_of_one_kind_per_call():
         ref = definite(kind, int(text) if kind == "g" else Fraction(text), (64, 128))
         assert ball.sign == ref.sign != 0
     assert evaluate_specs_fast([], (64, 128)) == ([], (0, 0))
+
+
+def test_six_digit_floats_equal_parsing_the_printed_midpoints():
+    from mathloop.targets.critical_line_zeros.hardy_z import _six_digit_floats
+
+    rng = np.random.default_rng(11)
+    values = [rng.normal(0, 1, 20000) * 10.0 ** rng.integers(-30, 30, 20000),
+              np.array([0.0, -0.0, 1.0, -1.0, 1e5, 999999.5, 9.999995, 99999.95, 0.00099999995, 1.234565, 2.5e-5,
+                        123456.5, 1e-300, 1e300, 5e-324, np.nextafter(1.0, 2), np.nextafter(1e-4, 0), 1e-4, 1e22, 1e23])]
+    # near-ties: six-digit decimals plus or minus a few ulps, and powers of ten, at many scales
+    base = rng.integers(100000, 1000000, 3000) + 0.5
+    for e in range(-12, 8):
+        t = base * 10.0 ** (e - 5)
+        values += [t, np.nextafter(t, np.inf), np.nextafter(t, -np.inf), -t]
+    values.append(np.array([10.0 ** e * (1 + s * 2**-52) for e in range(-20, 20) for s in (-2, -1, 0, 1, 2)]))
+    v = np.concatenate(values)
+    mids = (("%.6g\n" * len(v)) % tuple(v.tolist())).split("\n")[: len(v)]
+    got = _six_digit_floats(v, mids)
+    want = np.array([float(x) for x in mids])
+    assert got.tobytes() == want.tobytes()

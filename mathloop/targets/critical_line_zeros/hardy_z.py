@@ -117,7 +117,7 @@ def float_ball_strings_many(values: np.ndarray, bounds: np.ndarray) -> tuple[lis
     """
     n = len(values)
     mids = (("%.6g\n" * n) % tuple(values.tolist())).split("\n")[:n]  # one format call: cheaper than n
-    m = np.fromiter(map(float, mids), float, n)
+    m = _six_digit_floats(values, mids)
     slack = (bounds + np.abs(values - m) + 2**-52 * np.abs(m)) * (1 + 2**-50)
     x = slack * 1.006
     rads = (("%.3g\n" * n) % tuple(x.tolist())).split("\n")[:n]
@@ -127,6 +127,42 @@ def float_ball_strings_many(values: np.ndarray, bounds: np.ndarray) -> tuple[lis
     for i in np.nonzero(~shown & (lhs > x * 0.9949 * (1 + 2**-50)))[0].tolist():
         shown[i] = lhs[i] > float(rads[i]) * (1 + 2**-50)
     return mids, rads, shown
+
+
+_POW10 = 10.0 ** np.arange(23)  # exact floats
+
+
+def _six_digit_floats(values: np.ndarray, mids: list[str]) -> np.ndarray:
+    """Return float(mids[i]) for mids[i] = "%.6g" % values[i], mostly without parsing a string.
+
+    "%.6g" is D 10^(X-5): X = floor(log10 |v|) exactly, i.e. s = |v| 10^(5-X) in [10^5, 10^6), and
+    D the half-even rounding of s to an integer (D = 10^6 prints as 1e(X+1): the same number).
+    s~ = fl(|v| 10^(5-X)) (one IEEE product or quotient by an exact power of ten, |X - 5| <= 22) is
+    within 1.2e-10 of s, so where s~ lies in (10^5, 10^6) by more than 3e-10 and more than 3e-10
+    from a half-integer, X is right and D = rint(s~) exactly; then D 10^(X-5), one correctly rounded
+    IEEE operation on exact operands, is the float nearest the decimal, which is what float()
+    returns (Clinger's fast path). Every other entry is parsed. Soundness needs this equality: the
+    radius encloses around float(mid) (float_ball_strings); it is tested bit for bit.
+    """
+    av = np.abs(values)
+    m = np.empty(len(av))
+    todo = np.arange(len(av))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        x = np.floor(np.log10(av))  # a guess (libm): the band test below decides
+        x = np.where(np.isfinite(x), x, 0.0).astype(np.int64)
+        for shift in (0, -1, 1):  # log10 may be off by one next to a power of ten
+            k = 5 - (x[todo] + shift)
+            p = _POW10[np.minimum(np.abs(k), 22)]
+            s = np.where(k >= 0, av[todo] * p, av[todo] / p)
+            here = (np.abs(k) <= 22) & (s > 100000 + 3e-10) & (s < 1000000 - 3e-10) & (np.abs(s - np.floor(s) - 0.5) > 3e-10)
+            d = np.rint(s[here])
+            m[todo[here]] = np.copysign(np.where(k[here] <= 0, d * p[here], d / p[here]), values[todo[here]])
+            todo = todo[~here]
+            if not len(todo):
+                return m
+    for i in todo.tolist():
+        m[i] = float(mids[i])
+    return m
 
 
 def _exact(v: arb) -> Fraction:
