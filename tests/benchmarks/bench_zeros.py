@@ -149,10 +149,13 @@ def _dask_processes(workers: int, tmp: Path):
         port = s.getsockname()[1]
     address = f"tcp://127.0.0.1:{port}"
     logs = [open(tmp / f"dask{i}.log", "wb") for i in range(workers + 1)]
+    # As the README says to start workers: checks in killable children, and no stack profiler (it samples
+    # the worker's thread every 10 ms, and that thread only waits for the checker child).
+    env = dict(os.environ, DASK_DISTRIBUTED__WORKER__DAEMON="False", DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED="False")
     procs = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
-                               "--port", str(port), "--no-dashboard"], stdout=logs[0], stderr=subprocess.STDOUT)]
+                               "--port", str(port), "--no-dashboard"], stdout=logs[0], stderr=subprocess.STDOUT, env=env)]
     procs += [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
-                                "--no-nanny", "--no-dashboard"], stdout=logs[i + 1], stderr=subprocess.STDOUT)
+                                "--no-nanny", "--no-dashboard"], stdout=logs[i + 1], stderr=subprocess.STDOUT, env=env)
               for i in range(workers)]
     from distributed import Client
 
