@@ -204,3 +204,15 @@ def test_six_digit_floats_equal_parsing_the_printed_midpoints():
     got = _six_digit_floats(v, mids)
     want = np.array([float(x) for x in mids])
     assert got.tobytes() == want.tobytes()
+
+
+def test_theta_groups_of_sorted_points_equal_the_general_grouping():
+    rng = np.random.default_rng(3)
+    for t in (np.sort(rng.uniform(1000, 1e7, 2000)), np.sort(rng.uniform(1000, 40000, 500)), np.array([5000.0]),
+              np.sort(np.concatenate([np.full(7, 16384.0), rng.uniform(16000, 17000, 300)]))):
+        fast = rs_rigorous.theta_groups(t)
+        general = rs_rigorous.theta_groups(t[::-1])  # unsorted: np.unique's path
+        rev = len(t) - 1
+        assert list(fast) == list(general)
+        for key in fast:
+            assert fast[key].tolist() == sorted(rev - general[key])

@@ -346,6 +346,9 @@ def theta_groups(t: np.ndarray) -> dict[tuple[int, float], np.ndarray]:
     """Return the indices of the t grouped by their theta base (S, H)."""
     s_b, h_b = theta_grid(t)
     keys = s_b + h_b / 1024  # exact and one-to-one: S is an integer, H - 1 a power of two <= 128
+    if len(keys) and bool((keys[1:] >= keys[:-1]).all()):  # sorted t (a chunk's Gram points): runs, same result
+        cut = (np.flatnonzero(keys[1:] != keys[:-1]) + 1).tolist()
+        return {(int(s_b[a]), float(h_b[a])): np.arange(a, b) for a, b in zip([0] + cut, cut + [len(keys)])}
     uniq, first, inv = np.unique(keys, return_index=True, return_inverse=True)
     order = np.argsort(inv, kind="stable")
     parts = np.split(order, np.searchsorted(inv[order], np.arange(1, len(uniq))))
