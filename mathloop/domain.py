@@ -101,7 +101,7 @@ def _jsonable(obj: Any) -> Any:
     if isinstance(obj, Fraction):
         return fraction_str(obj)
     if isinstance(obj, enum.Enum):
-        return obj.value
+        return _jsonable(obj.value)
     if isinstance(obj, Mapping):
         return {str(k): _jsonable(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
@@ -207,10 +207,11 @@ class Evidence:
         return [f"{r.id}: {why}" for r in self.results if r.verdict is not Verdict.PROVED for why in r.reasons]
 
     def to_json(self, *, with_timings: bool = True) -> dict[str, Any]:
+        """Return the evidence as plain JSON data (every field converted, so canonical_dumps applies to it)."""
         d: dict[str, Any] = {
-            "checker": self.checker,
-            "checker_version": self.checker_version,
-            "results": [r.to_json() for r in self.results],
+            "checker": _jsonable(self.checker),
+            "checker_version": _jsonable(self.checker_version),
+            "results": _jsonable([r.to_json() for r in self.results]),
             "bounds": {k: fraction_str(v) for k, v in sorted(self.bounds.items())},
             "state": _jsonable(self.state),
             "artifacts": _jsonable(self.artifacts),
@@ -222,7 +223,7 @@ class Evidence:
 
     def canonical_bytes(self) -> bytes:
         """Return the bytes that must be identical on every re-check (timings excluded)."""
-        return canonical_json(self.to_json(with_timings=False))
+        return canonical_dumps(self.to_json(with_timings=False))  # the store hashes these same bytes
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> "Evidence":

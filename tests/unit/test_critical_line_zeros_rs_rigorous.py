@@ -98,3 +98,9 @@ def test_fast_gram_points_enclose_arbs_gram_points():
         for p in pts:
             gap = abs(arb.gram_point(p.gram) - arb(p.num) / p.den)
             assert gap < p.r_t < 1e-9
+
+
+def test_above_the_float_range_of_the_proof_nothing_is_claimed():
+    # step 1 needs the integer part of t below 2^53: above T_MAX the Arb path decides
+    assert enclose([Point.of(Fraction(3 * 10**21) + Fraction(1, 3)), Point.of(Fraction(2**52)), Point.of("100000.5")])[:2] == [None, None]
+    assert enclose([Point.of("100000.5")])[0] is not None

@@ -85,3 +85,38 @@ def test_database_url_accepts_paths_and_urls():
 def test_missing_directory_is_a_clear_error(tmp_path):
     with pytest.raises(StoreError, match="does not exist"):
         make_engine(str(tmp_path / "no" / "such" / "x.db"))
+
+
+
+
+def test_stored_evidence_hash_is_the_hash_of_its_canonical_bytes_for_unusual_values(toy_contract, repo):
+    import dataclasses
+    import enum
+    from fractions import Fraction
+
+    from mathloop.domain import sha256_hex
+
+    class Third(enum.Enum):
+        VALUE = Fraction(1, 3)
+
+    repo.ensure_contract(toy_contract)
+    base = evidence_for(toy_contract, "1/10")
+    res = dataclasses.replace(base.results[0], reasons=(Fraction(1, 3),))  # not a str: converted, as on every path
+    ev = dataclasses.replace(base, results=(res,) + base.results[1:], state={**base.state, "v": Third.VALUE})
+    c = repo.commit(contract_sha=toy_contract.sha256, session_id=None, parent=None, payload={"x": "1/10"}, proposer="t",
+                    meta={}, label=Label.PROGRESS, evidence=ev)
+    assert c.evidence_sha == sha256_hex(ev.canonical_bytes())
+    assert b'"v":"1/3"' in ev.canonical_bytes() and b'"reasons":["1/3"]' in ev.canonical_bytes()
+
+
+def test_a_float_anywhere_in_evidence_is_refused_before_anything_is_written(toy_contract, repo):
+    import dataclasses
+
+    repo.ensure_contract(toy_contract)
+    base = evidence_for(toy_contract, "1/10")
+    res = dataclasses.replace(base.results[0], reasons=(0.5,))
+    for ev in (dataclasses.replace(base, results=(res,) + base.results[1:]), dataclasses.replace(base, state={"v": 0.5})):
+        with pytest.raises(TypeError, match="float"):
+            repo.commit(contract_sha=toy_contract.sha256, session_id=None, parent=None, payload={"x": "1/10"},
+                        proposer="t", meta={}, label=Label.PROGRESS, evidence=ev)
+    assert repo.head(toy_contract.sha256) is None and sum(repo.label_counts(toy_contract.sha256).values()) == 0

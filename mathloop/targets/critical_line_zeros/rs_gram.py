@@ -22,6 +22,7 @@ _PI_ERR = 1.3e-16  # |fl(pi) - pi|
 
 
 _LN2 = 0.6931471805599453  # fl(log 2)
+_SQRT_HALF = 0.7071067811865476  # fl(sqrt(1/2))
 _ATANH_C = [1.0 / (2 * k + 1) for k in range(11)]
 
 
@@ -34,7 +35,7 @@ def log_ieee(x: np.ndarray) -> np.ndarray:
     (SIMD variants), and the Gram point t* it leads to is written into the evidence.
     """
     m, e = np.frexp(x)
-    low = m < 0.7071067811865476
+    low = m < _SQRT_HALF
     m = np.where(low, m * 2, m)
     e = np.where(low, e - 1, e).astype(float)
     z = (m - 1) / (m + 1)
@@ -86,9 +87,9 @@ def _newton(ms: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
         target = k * math.pi  # |target - k pi| <= |k| (1.3e-16 + u pi)
         e_target = np.abs(k) * (_PI_ERR + U * math.pi)
         deriv = [(n + 1) * c for n, c in enumerate(base.coef)]
-        val = np.empty_like(h)
-        if rs_gram_jit.refine(h, target, np.array(base.coef), np.array(deriv), base.b_f, val):
-            e_val = base.error
+        h_new, val = np.empty_like(h), np.empty_like(h)
+        if rs_gram_jit.refine(h, target, np.array(base.coef), np.array(deriv), base.b_f, h_new, val):
+            h, e_val = h_new, base.error
         else:
             for _ in range(2):  # quadratic convergence from the ~1e-8 guess; r below proves what is reached
                 val, _ = base.eval(h)

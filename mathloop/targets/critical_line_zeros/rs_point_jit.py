@@ -13,14 +13,16 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from mathloop.targets.critical_line_zeros import rs_sum, rs_sum_jit
 
 JIT_HELPERS = ("_horner",)
 U = 2.0**-53
 _PI4 = 4 * math.pi
 _TWO_PI = 2 * math.pi
-_INV_TWO_PI = 1 / (2 * math.pi)
-_FIXED_SCALE = 2.0**-rs_sum.FIXED_P
+# Constants of other modules are arguments, never globals: numba freezes a global into the cached
+# machine code, and its cache is refreshed only when this file changes.
 
 
 def available() -> bool:
@@ -30,7 +32,7 @@ def available() -> bool:
 
 def before(t_f, base, off, e_off, r_t, theta, gabcke, out) -> bool:
     """Fill out[0..10] with _steps_before_the_sum's arrays (the flag and N as floats); False if not compiled."""
-    return rs_sum_jit.call(_before, t_f, base, off, e_off, r_t, theta, gabcke, out)
+    return rs_sum_jit.call(_before, t_f, base, off, e_off, r_t, theta, gabcke, rs_sum.INV_TWO_PI, out)
 
 
 def after(main, e_cos, t0, h0, e_h, r_t, e_theta, x_max, d_a, frac, ok_u, n_i, q, gab, tables, consts, out) -> bool:
@@ -42,16 +44,16 @@ def after(main, e_cos, t0, h0, e_h, r_t, e_theta, x_max, d_a, frac, ok_u, n_i, q
     ell, w_cum, r_w = tables
     inflate, e_n, e_d, cos_c, sinc_c = consts
     return rs_sum_jit.call(_after, main, e_cos, t0, h0, e_h, r_t, e_theta, x_max, d_a, frac, ok_u, n_i, q, gab,
-                           ell, w_cum, r_w, inflate, e_n, e_d, cos_c, sinc_c, out)
+                           ell, w_cum, r_w, inflate, e_n, e_d, cos_c, sinc_c, 2.0**-rs_sum.FIXED_P, out)
 
 
-def _before(t_f, base, off, e_off, r_t, theta, gabcke, out):  # pragma: no cover - compiled
+def _before(t_f, base, off, e_off, r_t, theta, gabcke, inv_two_pi, out):  # pragma: no cover - compiled
     for i in range(len(t_f)):
-        t0 = math.floor(t_f[i] / 256.0) * 256.0
+        t0 = np.floor(t_f[i] / 256.0) * 256.0  # np.floor: a float (math.floor would be an int64)
         h0 = (base[i] - t0) + off[i]
-        a = math.sqrt(t_f[i] * _INV_TWO_PI)
+        a = math.sqrt(t_f[i] * inv_two_pi)
         d_a = 4.1 * U * a + r_t[i] / (_PI4 * a) * 1.01
-        n_pt = math.floor(a)
+        n_pt = np.floor(a)
         frac = a - n_pt
         q = 1.0 / math.sqrt(a)
         out[0, i] = t0
@@ -76,11 +78,11 @@ def _horner(c, y):  # pragma: no cover - compiled; rs_rigorous._horner for one e
 
 
 def _after(main, e_cos, t0, h0, e_h, r_t, e_theta, x_max, d_a, frac, ok_u, n_i, q, gab, ell, w_cum, r_w,
-           inflate, e_n, e_d, cos_c, sinc_c, out):  # pragma: no cover - compiled
+           inflate, e_n, e_d, cos_c, sinc_c, fixed_scale, out):  # pragma: no cover - compiled
     for i in range(len(main)):
         n = n_i[i]
         ell_max = ell[n - 1] * (1 + 2 * U)
-        e_a = U + 2.0 * t0[i] * _FIXED_SCALE
+        e_a = U + 2.0 * t0[i] * fixed_scale
         e_psi = e_theta[i] + e_a + 2.01 * U * x_max[i] + ell_max * (1.03 * (e_h[i] + r_t[i]) + 4.03 * U * abs(h0[i]))
         e_term = e_cos[i] + 2 * math.pi * e_psi * (1 + 2 * U)
         w_sum = w_cum[n - 1]

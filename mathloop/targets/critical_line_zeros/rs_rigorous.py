@@ -117,6 +117,7 @@ from mathloop.targets.critical_line_zeros import rs_cos, rs_point_jit, rs_sum
 from mathloop.targets.critical_line_zeros.rs_sum import E_INV_TWO_PI, INV_TWO_PI
 
 RS_MIN_T = 1000
+T_MAX = 2.0**52  # step 1 needs the integer base below 2^53 (exact as a float); far above any contract's height
 GABCKE_C0 = 0.127
 U = 2.0**-53
 RMAX = 3.1416
@@ -419,11 +420,11 @@ def enclose(points: Sequence[Point]) -> list[Enclosure | None]:
 
 
 def enclose_points(pts: Points) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Return (value, bound, ok): |Z(t) - value| <= bound wherever ok (steps 1-8); ok is False below RS_MIN_T."""
+    """Return (value, bound, ok): |Z(t) - value| <= bound wherever ok (steps 1-8); ok is False outside [RS_MIN_T, T_MAX)."""
     n = len(pts)
     value, bound, ok = np.zeros(n), np.full(n, np.inf), np.zeros(n, dtype=bool)
     t_f = pts.base + pts.off  # relative error <= 1.01 u (step 1)
-    use = np.nonzero(t_f >= RS_MIN_T)[0]
+    use = np.nonzero((t_f >= RS_MIN_T) & (t_f < T_MAX))[0]
     if not len(use):
         return value, bound, ok
     use = use[np.argsort(t_f[use], kind="stable")]  # nearby t share a block's N (any order is valid)
