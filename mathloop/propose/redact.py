@@ -8,15 +8,22 @@ of it (a key split across two fields still loses its long parts). Spellings reco
 
 - literal, and with whitespace or invisible characters (zero-width, soft hyphen) inside it;
 - JSON/Python escapes, with any number of backslashes (``\\u0073``, ``\\\\u0073``, ``\\x73``, ``\\/``);
-- percent-encoding (``%73``).
+- percent-encoding (``%73``);
+- re-encoded (keys of MIN_FRAGMENT characters or more): reversed, rot13, hexadecimal (either
+  case) of its UTF-8 bytes, and standard or URL-safe base64 of them at any byte offset (the
+  characters of the encoding that depend on the key's bytes alone, so base64 of
+  "prefix + key + suffix" is caught too).
 
-What it cannot see: a key the server deliberately re-encodes (base64, reversed, rot13). The
-server already holds the key; the promise here is that an echo never reaches the store, the
-logs, an error message or an export.
+The server already holds the key; the promise here is that an echo never reaches the store, the
+logs, an error message or an export, in a spelling that anyone reading them could undo. What it
+cannot see: an encoding not listed (encryption, a custom alphabet), or a key cut into pieces
+shorter than MIN_FRAGMENT.
 """
 
 from __future__ import annotations
 
+import base64
+import codecs
 import logging
 import re
 from typing import Any
@@ -92,15 +99,40 @@ def storable_value(obj: Any) -> Any:
     return Redactor(None).value(obj)
 
 
+def _runs(text: str, k: int) -> set[str]:
+    """Return every run of k consecutive characters of `text` (all of it when shorter)."""
+    return {text[i:i + k] for i in range(max(1, len(text) - k + 1))}
+
+
+def spellings(secret: str) -> list[str]:
+    """Return the secret and the re-encodings of it that the redactor hides (each searched for by its runs).
+
+    >>> spellings("key!")[:4]
+    ['key!', '!yek', 'xrl!', '6b657921']
+    """
+    raw = secret.encode("utf-8")
+    out = [secret, secret[::-1], codecs.encode(secret, "rot13"), raw.hex(), raw.hex().upper()]
+    for offset in range(3):  # base64 groups 3 bytes: the key can start at any of 3 positions in a group
+        for encode in (base64.b64encode, base64.urlsafe_b64encode):
+            text = encode(b"\0" * offset + raw).decode("ascii")
+            first, last = -(-8 * offset // 6), 8 * (offset + len(raw)) // 6  # characters of the key's bits alone
+            out.append(text[first:last])
+    return [v for v in dict.fromkeys(out) if v]
+
+
 class Redactor:
     """Replaces a secret in any text or JSON value that might be recorded; its repr never shows it."""
 
     def __init__(self, secret: str | None) -> None:
         self._secret = secret if secret and len(secret) >= MIN_SECRET else None
         if self._secret is not None:
-            k = min(len(self._secret), MIN_FRAGMENT)
-            self._grams = frozenset(self._secret[i:i + k] for i in range(len(self._secret) - k + 1))
-            self._k = k
+            # runs of MIN_FRAGMENT characters of every spelling; a shorter secret only literally and
+            # whole (its reversal or a few hex digits of it would match ordinary words and numbers)
+            if len(self._secret) < MIN_FRAGMENT:
+                self._grams = frozenset({self._secret})
+            else:
+                self._grams = frozenset(g for v in spellings(self._secret) for g in _runs(v, MIN_FRAGMENT))
+            self._k = min(map(len, self._grams))
 
     def __repr__(self) -> str:
         return "Redactor(<hidden>)"
@@ -111,12 +143,12 @@ class Redactor:
         return self._secret is not None
 
     def _spans(self, decoded: str) -> list[tuple[int, int]]:
-        """Return merged [i, j) ranges of `decoded` covered by runs of >= k characters of the secret."""
-        k, hits = self._k, []
+        """Return merged [i, j) ranges of `decoded` covered by the runs of the secret's spellings."""
+        hits = []
         for gram in self._grams:
             i = decoded.find(gram)
             while i != -1:
-                hits.append((i, i + k))
+                hits.append((i, i + len(gram)))
                 i = decoded.find(gram, i + 1)
         hits.sort()
         merged: list[tuple[int, int]] = []

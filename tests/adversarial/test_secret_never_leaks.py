@@ -9,6 +9,8 @@ split by invisible characters, and any 12-character run of it).
 
 from __future__ import annotations
 
+import base64
+import codecs
 import json
 import logging
 import re
@@ -77,6 +79,12 @@ ECHOES = [  # (id, behaviour): every field and spelling a server controls
     ("split-across-fields", _fields(finish_reason=lambda k: k[:19], model=lambda k: k[19:])),
     ("tool-call-arguments", _fields(content=None, tool_calls=lambda k: [
         {"id": k, "type": "function", "function": {"name": k, "arguments": json.dumps({"key": k})}}])),
+    ("content-base64-in-a-longer-text", _content(lambda k: "token " + base64.b64encode(b"id=7;" + k.encode()).decode()
+                                                  + " " + json.dumps(GOOD))),
+    ("content-urlsafe-base64-offset-2", _content(lambda k: base64.urlsafe_b64encode(b"ab" + k.encode()).decode() + json.dumps(GOOD))),
+    ("content-hex", _content(lambda k: _payload(k.encode().hex().upper()))),
+    ("content-reversed", _content(lambda k: _payload(k[::-1]))),
+    ("content-rot13", _content(lambda k: _payload(codecs.encode(k, "rot13")))),
     ("server-error-body-status-text-headers", _error(503)),
     ("format-refusal-body", _error(400)),
 ]
@@ -92,15 +100,34 @@ def _decoded(text: str) -> str:
     return re.sub(r"[\u200b\u00ad\ufeff]|\\[nrt]|\s", "", out.replace("\\-", "-"))
 
 
+def _unencoded(text: str) -> list[str]:
+    """Return `text` read back from reversal, rot13, hex and (every offset of) base64, independently of the redactor."""
+    out = [text[::-1], codecs.encode(text, "rot13")]
+    for run in re.findall(r"[0-9a-fA-F]{24,}", text):
+        out.append(bytes.fromhex(run[: len(run) // 2 * 2]).decode("latin-1"))
+    for run in re.findall(r"[A-Za-z0-9+/_-]{16,}", text):
+        for skip in range(4):
+            part = run[skip:]
+            part = part[: len(part) // 4 * 4]
+            for alt in (b"+/", b"-_"):
+                try:
+                    out.append(base64.b64decode(part.encode(), altchars=alt).decode("latin-1"))
+                except ValueError:
+                    pass
+    return out
+
+
 def leaked(text: str, key: str = KEY) -> list[str]:
-    """Return the 12-character runs of `key` found in `text` or in its decoded form."""
-    views = (text, _decoded(text))
+    """Return the 12-character runs of `key` found in `text`, in its decoded form or re-encoded."""
+    views = (text, _decoded(text), *_unencoded(text))
     return sorted({key[i:i + FRAGMENT] for i in range(len(key) - FRAGMENT + 1) for v in views if key[i:i + FRAGMENT] in v})
 
 
 def test_the_scanner_sees_every_spelling_it_must():
     for spelled in (KEY, _escaped(KEY), "\\\\u0073" + KEY[1:], KEY[:9] + "\u200b" + KEY[9:],
                     urllib.parse.quote(KEY), json.dumps({"x": "\\u0073" + KEY[1:]})):
+        assert leaked(f"prefix {spelled} suffix"), spelled
+    for spelled in (base64.b64encode(b"x" + KEY.encode()).decode(), KEY.encode().hex(), KEY[::-1], codecs.encode(KEY, "rot13")):
         assert leaked(f"prefix {spelled} suffix"), spelled
     assert leaked("[redacted] sk-hostile- and other words") == []
 
@@ -135,6 +162,9 @@ def test_the_redactor_keeps_text_without_the_key_and_short_public_prefixes():
     assert r(text) == text
     assert r(f"a{KEY}b") == "a[redacted]b" and r(KEY[5:20]) == "[redacted]"
     assert r.value({KEY: [KEY, 1]}) == {"[redacted]": ["[redacted]", 1]}
+    assert r("deadbeef0123 cGFzc3dvcmQ= 2026-12-01 drow") == "deadbeef0123 cGFzc3dvcmQ= 2026-12-01 drow"
+    short = Redactor("abc-token")  # shorter than 12: literal only (its hex or reversal would hit ordinary text)
+    assert short("abc-token nekot-cba 6162632d746f6b656e") == "[redacted] nekot-cba 6162632d746f6b656e"
     assert repr(r) == "Redactor(<hidden>)"
 
 
