@@ -10,7 +10,7 @@ import pytest
 from flint import arb, ctx
 
 from mathloop.targets.critical_line_zeros import rs_cos, rs_gram, rs_rigorous, rs_sum, rs_sum_jit
-from mathloop.targets.critical_line_zeros.hardy_z import float_ball_strings, float_ball_strings_many
+from mathloop.targets.critical_line_zeros.ball_text import float_ball_strings, float_ball_strings_many
 
 
 @pytest.mark.parametrize("degree", sorted(rs_cos.POLYS))
@@ -186,24 +186,39 @@ def test_fast_specs_in_any_order_give_the_balls_of_one_kind_per_call():
     assert evaluate_specs_fast([], (64, 128)) == ([], (0, 0))
 
 
-def test_six_digit_floats_equal_parsing_the_printed_midpoints():
-    from mathloop.targets.critical_line_zeros.hardy_z import _six_digit_floats
-
-    rng = np.random.default_rng(11)
+def _hard_values(rng) -> np.ndarray:
+    """Values at every scale, both signs, ties and near-ties of 3 and 6 digits, powers of ten and specials."""
     values = [rng.normal(0, 1, 20000) * 10.0 ** rng.integers(-30, 30, 20000),
-              np.array([0.0, -0.0, 1.0, -1.0, 1e5, 999999.5, 9.999995, 99999.95, 0.00099999995, 1.234565, 2.5e-5,
-                        123456.5, 1e-300, 1e300, 5e-324, np.nextafter(1.0, 2), np.nextafter(1e-4, 0), 1e-4, 1e22, 1e23])]
-    # near-ties: six-digit decimals plus or minus a few ulps, and powers of ten, at many scales
-    base = rng.integers(100000, 1000000, 3000) + 0.5
-    for e in range(-12, 8):
-        t = base * 10.0 ** (e - 5)
-        values += [t, np.nextafter(t, np.inf), np.nextafter(t, -np.inf), -t]
+              np.array([0.0, -0.0, 1.0, -1.0, 1e5, 999999.5, 9.999995, 99999.95, 0.00099999995, 1.234565, 2.5e-5, 999.5,
+                        123456.5, 1e-300, 1e300, 5e-324, np.nextafter(1.0, 2), np.nextafter(1e-4, 0), 1e-4, 1e22, 1e23,
+                        9.995e-5, 0.0001, 99.95, 1e-5, 123.45e-7, np.inf, -np.inf, np.nan, 1.7976931348623157e308])]
+    for digits in (3, 6):
+        base = rng.integers(10 ** (digits - 1), 10**digits, 3000) + 0.5
+        for e in range(-12, 9):
+            t = base * 10.0 ** (e - digits + 1)
+            values += [t, np.nextafter(t, np.inf), np.nextafter(t, -np.inf), -t, np.rint(t) * 10.0 ** (e - digits + 1)]
     values.append(np.array([10.0 ** e * (1 + s * 2**-52) for e in range(-20, 20) for s in (-2, -1, 0, 1, 2)]))
-    v = np.concatenate(values)
-    mids = (("%.6g\n" * len(v)) % tuple(v.tolist())).split("\n")[: len(v)]
-    got = _six_digit_floats(v, mids)
-    want = np.array([float(x) for x in mids])
-    assert got.tobytes() == want.tobytes()
+    return np.concatenate(values)
+
+
+@pytest.mark.parametrize("jit", ["0", "1"])
+def test_ball_texts_and_their_numbers_equal_pythons_formatting_and_parsing(jit, monkeypatch):
+    from mathloop.targets.critical_line_zeros import ball_text
+
+    monkeypatch.setenv("MATHLOOP_FAST_Z_JIT", jit)
+    v = _hard_values(np.random.default_rng(11))
+    for p in (3, 6):
+        d, x, ok = ball_text.digits(v, p)
+        plain = (np.abs(v[:20000]) > 1e-12) & (np.abs(v[:20000]) < 1e12)  # random values of a Z or a bound's size
+        assert ok[:20000][plain].mean() > 0.99  # nearly all take the exact route: the comparison is not vacuous
+        want = [f"%.{p}g" % float(a) for a in v]
+        assert ball_text._texts(v, d, x, ok, p) == want
+        k = x[ok] - (p - 1)
+        pk = 10.0 ** np.abs(k)
+        got = np.where(k >= 0, d[ok] * pk, d[ok] / pk)
+        assert np.copysign(got, v[ok]).tobytes() == np.array([float(w) for w, o in zip(want, ok) if o]).tobytes()
+    assert not rs_sum_jit._BROKEN, rs_sum_jit._BROKEN
+
 
 
 def test_theta_groups_of_sorted_points_equal_the_general_grouping():
@@ -216,3 +231,14 @@ def test_theta_groups_of_sorted_points_equal_the_general_grouping():
         assert list(fast) == list(general)
         for key in fast:
             assert fast[key].tolist() == sorted(rev - general[key])
+
+
+def test_gram_indices_parse_exactly_as_int_does():
+    from mathloop.targets.critical_line_zeros.hardy_z import _gram_indices
+
+    assert list(_gram_indices(tuple(map(str, range(10**6, 10**6 + 600))))) == list(range(10**6, 10**6 + 600))
+    for texts in (("1", "0003", "22"), ("\u0663", "4"), ("1", " 2"), ("+1", "2"), ("9" * 19, "1"), ("12", "3_4")):
+        assert list(_gram_indices(texts)) == [int(t) for t in texts]
+    for bad in (("1", ""), ("1", "2.5"), ("1e3",), ("0x1f",)):
+        with pytest.raises(ValueError):
+            _gram_indices(bad)

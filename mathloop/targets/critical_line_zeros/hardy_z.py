@@ -88,83 +88,6 @@ def ball_strings(x: arb, digits: int = 20) -> tuple[str, str]:
         d *= 2
 
 
-def float_ball_strings(value: float, bound: float) -> tuple[str, str] | None:
-    """Return (mid, rad) decimal strings enclosing [value - bound, value + bound], or None if they would show 0.
-
-    The midpoint keeps 6 significant digits (so the text does not depend on the last bits of a
-    float sum). With m = float(mid) (|m - mid| <= u |m|), the slack (bound + |value - m| + u|m|)
-    is computed with a 4u relative margin and printed with 3 digits after scaling by 1.006 (a
-    3-digit rounding moves it by at most 0.5 %), so rad >= |Z - mid| whenever |Z - value| <= bound.
-
-    >>> float_ball_strings(0.123456789, 1e-5)
-    ('0.123457', '1.03e-05')
-    """
-    mid = f"{value:.6g}"
-    m = float(mid)
-    slack = (bound + abs(value - m) + 2**-52 * abs(m)) * (1 + 2**-50)
-    rad = f"{slack * 1.006:.3g}"
-    if abs(m) * (1 - 2**-50) <= float(rad) * (1 + 2**-50):
-        return None
-    return mid, rad
-
-
-def float_ball_strings_many(values: np.ndarray, bounds: np.ndarray) -> tuple[list[str], list[str], np.ndarray]:
-    """Return float_ball_strings for whole arrays: (mids, rads, shown), shown False where it would return None.
-
-    The same operations in the same order as the scalar form (elementwise IEEE, Python's correctly
-    rounded float parsing; "%.6g" is the same formatting as f"{x:.6g}"), so the strings and the
-    decision are identical to it (tested).
-    """
-    n = len(values)
-    mids = (("%.6g\n" * n) % tuple(values.tolist())).split("\n")[:n]  # one format call: cheaper than n
-    m = _six_digit_floats(values, mids)
-    slack = (bounds + np.abs(values - m) + 2**-52 * np.abs(m)) * (1 + 2**-50)
-    x = slack * 1.006
-    rads = (("%.3g\n" * n) % tuple(x.tolist())).split("\n")[:n]
-    # float(rad) is within 0.5 % (3 digits) + u of x, so the test needs the parsed rad only in that band.
-    lhs = np.abs(m) * (1 - 2**-50)
-    shown = lhs > x * 1.0051 * (1 + 2**-50)
-    for i in np.nonzero(~shown & (lhs > x * 0.9949 * (1 + 2**-50)))[0].tolist():
-        shown[i] = lhs[i] > float(rads[i]) * (1 + 2**-50)
-    return mids, rads, shown
-
-
-_POW10 = 10.0 ** np.arange(23)  # exact floats
-
-
-def _six_digit_floats(values: np.ndarray, mids: list[str]) -> np.ndarray:
-    """Return float(mids[i]) for mids[i] = "%.6g" % values[i], mostly without parsing a string.
-
-    "%.6g" is D 10^(X-5): X = floor(log10 |v|) exactly, i.e. s = |v| 10^(5-X) in [10^5, 10^6), and
-    D the half-even rounding of s to an integer (D = 10^6 prints as 1e(X+1): the same number).
-    s~ = fl(|v| 10^(5-X)) (one IEEE product or quotient by an exact power of ten, |X - 5| <= 22) is
-    within 1.2e-10 of s, so where s~ lies in (10^5, 10^6) by more than 3e-10 and more than 3e-10
-    from a half-integer, X is right and D = rint(s~) exactly; then D 10^(X-5), one correctly rounded
-    IEEE operation on exact operands, is the float nearest the decimal, which is what float()
-    returns (Clinger's fast path). Every other entry is parsed. Soundness needs this equality: the
-    radius encloses around float(mid) (float_ball_strings); it is tested bit for bit.
-    """
-    av = np.abs(values)
-    m = np.empty(len(av))
-    todo = np.arange(len(av))
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        x = np.floor(np.log10(av))  # a guess (libm): the band test below decides
-        x = np.where(np.isfinite(x), x, 0.0).astype(np.int64)
-        for shift in (0, -1, 1):  # log10 may be off by one next to a power of ten
-            k = 5 - (x[todo] + shift)
-            p = _POW10[np.minimum(np.abs(k), 22)]
-            s = np.where(k >= 0, av[todo] * p, av[todo] / p)
-            here = (np.abs(k) <= 22) & (s > 100000 + 3e-10) & (s < 1000000 - 3e-10) & (np.abs(s - np.floor(s) - 0.5) > 3e-10)
-            d = np.rint(s[here])
-            m[todo[here]] = np.copysign(np.where(k[here] <= 0, d * p[here], d / p[here]), values[todo[here]])
-            todo = todo[~here]
-            if not len(todo):
-                return m
-    for i in todo.tolist():
-        m[i] = float(mids[i])
-    return m
-
-
 def _exact(v: arb) -> Fraction:
     man, exp = v.man_exp()
     return Fraction(int(man)) * (Fraction(2) ** int(exp))
@@ -220,7 +143,7 @@ def evaluate_specs_fast(specs: Sequence[tuple[str, str]], ladder: Sequence[int])
     Also returns (signs decided by the fast path, points at t >= RS_MIN_T that fell back to Arb).
     Top-level and picklable: worker processes run it.
     """
-    from mathloop.targets.critical_line_zeros import rs_gram, rs_rigorous
+    from mathloop.targets.critical_line_zeros import ball_text, rs_gram, rs_rigorous
 
     if not specs:
         return [], (0, 0)
@@ -231,11 +154,11 @@ def evaluate_specs_fast(specs: Sequence[tuple[str, str]], ladder: Sequence[int])
         kinds, texts = [kinds[i] for i in order], [texts[i] for i in order]
     else:
         order = None
-    pts = rs_rigorous.Points.concat([rs_gram.gram_arrays(list(map(int, texts[:n_g]))),
+    pts = rs_rigorous.Points.concat([rs_gram.gram_arrays(_gram_indices(texts[:n_g])),
                                      rs_rigorous.Points.of(list(map(rs_rigorous.Point.of, texts[n_g:])))])
     value, bound, ok = rs_rigorous.enclose_points(pts)
     sure = ok & (np.abs(value) > bound)
-    mids, rads, shown = float_ball_strings_many(np.where(sure, value, 1.0), np.where(sure, bound, 0.0))
+    mids, rads, shown = ball_text.float_ball_strings_many(np.where(sure, value, 1.0), np.where(sure, bound, 0.0))
     take = sure & shown
     # tuple.__new__ through map: no Python frame per sign (the NamedTuple's own __new__ is Python code)
     balls = list(map(tuple.__new__, repeat(SignedBall), zip(np.where(value > 0, 1, -1).tolist(), mids, rads, repeat(FAST_PREC))))
@@ -250,6 +173,16 @@ def evaluate_specs_fast(specs: Sequence[tuple[str, str]], ladder: Sequence[int])
     for i, b in zip(order, balls):
         out[i] = b
     return out, (decided, fell_back)  # type: ignore[return-value]
+
+
+def _gram_indices(texts: Sequence[str]) -> Sequence[int]:
+    """Return [int(x) for x in texts]: parsed by numpy in one call when every text is 1 to 18 ASCII digits."""
+    joined = " ".join(texts)
+    if texts and joined.isascii() and joined.replace(" ", "").isdigit() and max(map(len, texts)) <= 18:
+        ms = np.fromstring(joined, dtype=np.int64, sep=" ")
+        if len(ms) == len(texts):  # an empty text would have been skipped: then int() says why
+            return ms
+    return list(map(int, texts))
 
 
 def z_float(t: Fraction) -> float:

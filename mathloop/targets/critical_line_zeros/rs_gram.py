@@ -125,7 +125,7 @@ def gram_arrays(ms: Sequence[int]) -> Points:
     pts = Points(s_b, h, np.zeros(len(ms)), r, 0.5 * (m_arr % 2), np.zeros(len(ms)))
     bad = np.nonzero(~good)[0]
     if len(bad):
-        arb_pts = Points.of([gram_point(ms[q]) for q in bad])
+        arb_pts = Points.of([gram_point(int(ms[q])) for q in bad])
         for f in ("base", "off", "e_off", "r_t", "theta_turn", "e_theta"):
             getattr(pts, f)[bad] = getattr(arb_pts, f)
     return pts
