@@ -76,33 +76,30 @@ def _newton(ms: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
     guess = np.empty_like(m_arr)
     if len(ms) and not rs_gram_jit.guess(m_arr, guess):
         guess = gram_guess(m_arr, 3, log_ieee)
-    s_out, h_out, r_out = np.zeros(len(ms)), np.zeros(len(ms)), np.zeros(len(ms))
-    good = np.zeros(len(ms), dtype=bool)
+    out = np.zeros((4, len(ms)))  # S, h*, r, good (as 0/1)
     high = np.nonzero(guess >= RS_MIN_T + 300)[0]
     for (s_base, h_abs), sub in theta_groups(guess[high]).items():
         idx = high[sub]
-        h = guess[idx] - s_base
         base = theta_base(s_base, h_abs)
+        if rs_gram_jit.refine_group(guess, m_arr, idx, s_base, base, _PI_ERR, out):
+            continue
+        h = guess[idx] - s_base
         k = m_arr[idx] - 2 * base.j  # exact: |k| < 2^53
         target = k * math.pi  # |target - k pi| <= |k| (1.3e-16 + u pi)
         e_target = np.abs(k) * (_PI_ERR + U * math.pi)
         deriv = [(n + 1) * c for n, c in enumerate(base.coef)]
-        h_new, val = np.empty_like(h), np.empty_like(h)
-        if rs_gram_jit.refine(h, target, np.array(base.coef), np.array(deriv), base.b_f, h_new, val):
-            h, e_val = h_new, base.error
-        else:
-            for _ in range(2):  # quadratic convergence from the ~1e-8 guess; r below proves what is reached
-                val, _ = base.eval(h)
-                slope = np.full_like(h, deriv[-1])
-                for c in deriv[-2::-1]:
-                    slope = slope * h + c
-                h = h - (val - target) / slope
-            val, e_val = base.eval(h)
+        for _ in range(2):  # quadratic convergence from the ~1e-8 guess; r below proves what is reached
+            val, _ = base.eval(h)
+            slope = np.full_like(h, deriv[-1])
+            for c in deriv[-2::-1]:
+                slope = slope * h + c
+            h = h - (val - target) / slope
+        val, e_val = base.eval(h)
         delta = (np.abs(val - target) * (1 + 2 * U) + e_val + e_target + 2 * U * (np.abs(val) + np.abs(target))) * (1 + 1e-9)
         r = delta / base.d1_low * (1 + 4 * U)
-        s_out[idx], h_out[idx], r_out[idx] = s_base, h, r
-        good[idx] = (np.abs(h) + r < base.h_abs) & (r < 1e-6)
-    return s_out, h_out, r_out, good
+        out[0, idx], out[1, idx], out[2, idx] = s_base, h, r
+        out[3, idx] = (np.abs(h) + r < base.h_abs) & (r < 1e-6)
+    return out[0], out[1], out[2], out[3] != 0
 
 
 def gram_points(ms: Sequence[int]) -> list[Point]:

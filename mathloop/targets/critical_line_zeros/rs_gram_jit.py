@@ -1,10 +1,10 @@
 """rs_gram's Newton steps for the Gram points compiled by numba: the numpy reference's operations in its order.
 
-`guess(ms, out)` is `rs_gram.gram_guess(ms, 3, rs_gram.log_ieee)` and `refine(h, target, coef,
-deriv, b_f, h_out, val)` the two Newton steps of `rs_gram._newton` on one theta base plus the final
-evaluation, per element: the same +, -, *, / on the same operands in the same order (exact frexp,
-exact float conversions), compiled without fast-math, so the Gram points t* that enter the evidence
-have the same bits either way (tested). Run through rs_sum_jit.call (one switch for all kernels).
+`guess(ms, out)` is `rs_gram.gram_guess(ms, 3, rs_gram.log_ieee)` and `refine_group(...)` the body
+of `rs_gram._newton`'s loop for one theta base (two Newton steps, the final evaluation, the proved
+radius r and the test that the float route applies), per element: the same +, -, *, / on the same
+operands in the same order (exact frexp, exact float conversions), compiled without fast-math, so
+the Gram points t* that enter the evidence have the same bits either way (tested). Run through rs_sum_jit.call (one switch for all kernels).
 """
 
 from __future__ import annotations
@@ -29,9 +29,13 @@ def guess(ms, out) -> bool:
                                                       rs_gram._SQRT_HALF, out)
 
 
-def refine(h, target, coef, deriv, b_f, h_out, val) -> bool:
-    """Fill h_out with _newton's two steps from h and val with theta~ there; False when not compiled."""
-    return rs_sum_jit.available() and rs_sum_jit.call(_refine, h, target, coef, deriv, b_f, h_out, val)
+def refine_group(guess, m, idx, s_base: int, base, pi_err: float, out) -> bool:
+    """Fill out (S, h*, r, good as rows) at idx as _newton does for one theta base; False when not compiled."""
+    if not rs_sum_jit.available():
+        return False
+    deriv = [(n + 1) * c for n, c in enumerate(base.coef)]
+    return rs_sum_jit.call(_refine_group, guess, m, idx, float(s_base), float(2 * base.j), np.array(base.coef),
+                           np.array(deriv), base.b_f, base.error, base.d1_low, base.h_abs, pi_err, out)
 
 
 def _guess(ms, c, ln2, sqrt_half, out):  # pragma: no cover - compiled
@@ -58,21 +62,31 @@ def _guess(ms, c, ln2, sqrt_half, out):  # pragma: no cover - compiled
         out[i] = t
 
 
-def _refine(h, target, coef, deriv, b_f, h_out, val):  # pragma: no cover - compiled
-    k = len(coef)
-    for i in range(len(h)):
-        x = h[i]
+def _refine_group(guess, m, idx, s_base, j2, coef, deriv, b_f, e_val, d1_low, h_abs, pi_err, out):  # pragma: no cover
+    u = 2.0**-53
+    k_terms = len(coef)
+    for q in range(len(idx)):
+        i = idx[q]
+        x = guess[i] - s_base
+        k = m[i] - j2
+        target = k * math.pi
+        e_target = abs(k) * (pi_err + u * math.pi)
         for _ in range(2):
-            poly = coef[k - 1]
-            for j in range(k - 2, -1, -1):
+            poly = coef[k_terms - 1]
+            for j in range(k_terms - 2, -1, -1):
                 poly = poly * x + coef[j]
             v = b_f + poly * x
-            slope = deriv[k - 1]
-            for j in range(k - 2, -1, -1):
+            slope = deriv[k_terms - 1]
+            for j in range(k_terms - 2, -1, -1):
                 slope = slope * x + deriv[j]
-            x = x - (v - target[i]) / slope
-        poly = coef[k - 1]
-        for j in range(k - 2, -1, -1):
+            x = x - (v - target) / slope
+        poly = coef[k_terms - 1]
+        for j in range(k_terms - 2, -1, -1):
             poly = poly * x + coef[j]
-        val[i] = b_f + poly * x
-        h_out[i] = x
+        val = b_f + poly * x
+        delta = (abs(val - target) * (1 + 2 * u) + e_val + e_target + 2 * u * (abs(val) + abs(target))) * (1 + 1e-9)
+        r = delta / d1_low * (1 + 4 * u)
+        out[0, i] = s_base
+        out[1, i] = x
+        out[2, i] = r
+        out[3, i] = 1.0 if (abs(x) + r < h_abs) and (r < 1e-6) else 0.0
