@@ -188,12 +188,12 @@ def test_fast_specs_in_any_order_give_the_balls_of_one_kind_per_call():
 
 def _hard_values(rng) -> np.ndarray:
     """Values at every scale, both signs, ties and near-ties of 3 and 6 digits, powers of ten and specials."""
-    values = [rng.normal(0, 1, 20000) * 10.0 ** rng.integers(-30, 30, 20000),
+    values = [rng.normal(0, 1, 5000) * 10.0 ** rng.integers(-30, 30, 5000),
               np.array([0.0, -0.0, 1.0, -1.0, 1e5, 999999.5, 9.999995, 99999.95, 0.00099999995, 1.234565, 2.5e-5, 999.5,
                         123456.5, 1e-300, 1e300, 5e-324, np.nextafter(1.0, 2), np.nextafter(1e-4, 0), 1e-4, 1e22, 1e23,
                         9.995e-5, 0.0001, 99.95, 1e-5, 123.45e-7, np.inf, -np.inf, np.nan, 1.7976931348623157e308])]
     for digits in (3, 6):
-        base = rng.integers(10 ** (digits - 1), 10**digits, 3000) + 0.5
+        base = rng.integers(10 ** (digits - 1), 10**digits, 600) + 0.5
         for e in range(-12, 9):
             t = base * 10.0 ** (e - digits + 1)
             values += [t, np.nextafter(t, np.inf), np.nextafter(t, -np.inf), -t, np.rint(t) * 10.0 ** (e - digits + 1)]
@@ -209,8 +209,8 @@ def test_ball_texts_and_their_numbers_equal_pythons_formatting_and_parsing(jit, 
     v = _hard_values(np.random.default_rng(11))
     for p in (3, 6):
         d, x, ok = ball_text.digits(v, p)
-        plain = (np.abs(v[:20000]) > 1e-12) & (np.abs(v[:20000]) < 1e12)  # random values of a Z or a bound's size
-        assert ok[:20000][plain].mean() > 0.99  # nearly all take the exact route: the comparison is not vacuous
+        plain = (np.abs(v[:5000]) > 1e-12) & (np.abs(v[:5000]) < 1e12)  # random values of a Z or a bound's size
+        assert ok[:5000][plain].mean() > 0.99  # nearly all take the exact route: the comparison is not vacuous
         want = [f"%.{p}g" % float(a) for a in v]
         assert ball_text._texts(v, d, x, ok, p) == want
         k = x[ok] - (p - 1)
