@@ -96,8 +96,10 @@ reduction (step 6) has a fixed order, so value and bound, hence which points fal
 same on every numpy build and CPU (the constants E_P, S_b are Arb upper bounds of fixed floats;
 T0, the theta base and the cosine degree depend on t alone, and the tree sum ignores the
 padding), so a point's value and bound are a function of the point: not of the chunk it came
-with, nor of how `workers` split the chunk (tested). The compiled block (rs_sum_jit,
-numba without fast-math) performs the same operations in the same order: the same bits (tested).
+with, nor of how `workers` split the chunk (tested). The compiled kernels (numba without
+fast-math: rs_sum_jit for the main sum, rs_point_jit for the per-point steps before and after it,
+rs_gram_jit for the Gram points) perform the numpy code's operations in the same order: the same
+bits (tested); the numpy code here is what the proof describes.
 No libm function is used anywhere a bit of the evidence depends on: powers are IEEE products
 (_ipow), cosh(RMAX) is a literal, and the Gram points' Newton seed uses rs_gram.log_ieee.
 """
