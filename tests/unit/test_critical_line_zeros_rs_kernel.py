@@ -239,6 +239,6 @@ def test_gram_indices_parse_exactly_as_int_does():
     assert list(_gram_indices(tuple(map(str, range(10**6, 10**6 + 600))))) == list(range(10**6, 10**6 + 600))
     for texts in (("1", "0003", "22"), ("\u0663", "4"), ("1", " 2"), ("+1", "2"), ("9" * 19, "1"), ("12", "3_4")):
         assert list(_gram_indices(texts)) == [int(t) for t in texts]
-    for bad in (("1", ""), ("1", "2.5"), ("1e3",), ("0x1f",)):
+    for bad in (("1", ""), ("1", "2.5"), ("1e3",), ("0x1f",), ("1 2", ""), ("", "1 2"), ("0 0", "", "1"), ("1  2", " ")):
         with pytest.raises(ValueError):
             _gram_indices(bad)

@@ -40,7 +40,8 @@ def float_ball_strings_many(values: np.ndarray, bounds: np.ndarray) -> tuple[lis
     """Return float_ball_strings for whole arrays: (mids, rads, shown), shown False where it would return None.
 
     The same operations in the same order as the scalar form (elementwise IEEE; m is float(mid)
-    exactly, see `digits`), so the strings and the decision are identical to it (tested).
+    exactly, see `digits`), so the strings and the decision are identical to it for finite values
+    and bounds (tested); a non-finite one is never shown (the scalar form would print "nan").
     """
     d6, x6, ok6 = digits(values, 6)
     k = x6 - 5
