@@ -37,10 +37,15 @@ class Pending(Protocol):
 
 
 class Executor(Protocol):
-    """Runs checks concurrently; `submit` returns a future of the CheckOutcome."""
+    """Runs checks concurrently; `submit` returns a future of the CheckOutcome.
+
+    `in_flight`: the proposals per round the session should keep submitted so that no worker waits
+    (at least 2x the workers; more where a task's round trip is long against a check).
+    """
 
     name: str
     workers: int
+    in_flight: int
 
     def submit(self, contract: Contract, parent_state: Mapping[str, Any] | None, payload: Any) -> Pending: ...
 
@@ -57,6 +62,7 @@ class LocalPool:
 
     def __init__(self, workers: int, timeout_s: float) -> None:
         self.workers = max(1, workers)
+        self.in_flight = 2 * self.workers  # a round trip is ~0.5 ms against a check's 30-100 ms
         self.name = f"local pool ({self.workers} worker{'s' if self.workers != 1 else ''})"
         self._idle: queue.Queue[ProcessRunner] = queue.Queue()
         for _ in range(self.workers):
@@ -168,6 +174,10 @@ class DaskExecutor:
         self.client = Client(address, timeout=connect_timeout_s, set_as_default=False)
         self.deadline: float | None = None
         self.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
+        # A dask round trip is ~11 ms here (scheduler, worker, checker child and back) against a check's
+        # 30-100 ms: with 2x the workers in flight they idle between tasks. 4x measured (zeros, 2 workers,
+        # 200 chunks, load ~4): 10.7-11.9 chunks/s against 8.8-9.1 with 2x.
+        self.in_flight = 4 * self.workers
         self.name = f"dask {address} ({self.workers} worker{'s' if self.workers != 1 else ''})"
 
     def submit(self, contract: Contract, parent_state, payload) -> "DaskCheck":

@@ -172,7 +172,7 @@ def _dask_processes(workers: int, tmp: Path):
     return address, procs
 
 
-def executor_throughput(kind: str, budget: int, workers: int = 2) -> dict:
+def executor_throughput(kind: str, budget: int, workers: int = 2, samples: int | None = None) -> dict:
     """Return chunks/s of a real session (SQLite store, gate, commits) with `kind` = none | local | dask | dask-inproc.
 
     `dask`: a scheduler and `workers` workers as separate processes (`dask scheduler`, `dask worker`);
@@ -218,7 +218,8 @@ def executor_throughput(kind: str, budget: int, workers: int = 2) -> dict:
 
             c0 = cpu()
             t0 = time.perf_counter()
-            summary = session.run(prop, SessionLimits(budget=budget, samples=2 * workers if ex else 1))
+            samples = (samples or ex.in_flight) if ex else 1
+            summary = session.run(prop, SessionLimits(budget=budget, samples=samples))
             secs = time.perf_counter() - t0
             overhead = cpu() - c0
         finally:
@@ -230,7 +231,7 @@ def executor_throughput(kind: str, budget: int, workers: int = 2) -> dict:
             for p in procs:
                 p.terminate()
                 p.wait(30)
-    return {"kind": kind, "seconds": secs, "commits": summary.commits, "rate": summary.commits / secs,
+    return {"kind": kind, "samples": samples, "seconds": secs, "commits": summary.commits, "rate": summary.commits / secs,
             "height": float(summary.head.bounds.get("height", 0)), "cpu_s": overhead}
 
 
@@ -244,13 +245,15 @@ def main() -> None:
     ap.add_argument("--skip-per-point", action="store_true")
     ap.add_argument("--executors", type=int, default=0, metavar="CHUNKS",
                     help="only compare session throughput: sequential, local pool and dask with 2 workers, CHUNKS commits each")
+    ap.add_argument("--executor-samples", type=int, default=None,
+                    help="proposals per round for every executor (default: each executor's own in_flight, as `mathloop run` uses)")
     ap.add_argument("--executor-kinds", default="none,local,dask,dask-inproc",
                     help="which sessions --executors runs (none | local | dask | dask-inproc)")
     args = ap.parse_args()
     if args.executors:
         for kind in args.executor_kinds.split(","):
-            r = executor_throughput(kind, args.executors)
-            print(f"session with executor {kind:11s}: {r['commits']} commits in {r['seconds']:.1f} s = {r['rate']:.2f} chunks/s "
+            r = executor_throughput(kind, args.executors, samples=args.executor_samples)
+            print(f"session with executor {kind:11s} ({r['samples']} per round): {r['commits']} commits in {r['seconds']:.1f} s = {r['rate']:.2f} chunks/s "
                   f"(height {r['height']:.0f}); session + scheduler + worker processes used {r['cpu_s']:.1f} CPU-s "
                   f"besides the checks  [{load()}]", flush=True)
         return

@@ -100,7 +100,7 @@ def test_dask_across_namespaces_survives_a_worker_killed_mid_check_and_the_store
     assert not any(ns.startswith(sched.netns[:8]) for ns in leftovers()), leftovers()
     assert killed is not None, f"no worker started a check before the session ended:\n{out}"
     assert run.returncode == 0, out
-    assert f"executor: dask tcp://{sched.address}:{PORT} (2 workers)" in out, out
+    assert f"executor: dask tcp://{sched.address}:{PORT} (2 workers); 8 proposals per round" in out, out
     lines = scheduler_log.splitlines()
     lost = next(i for i, ln in enumerate(lines) if "Remove worker" in ln and f"name: {killed} " in ln)
     joined = [i for i, ln in enumerate(lines) if "Receive client connection" in ln][-1]  # the session's client

@@ -58,7 +58,7 @@ def test_a_bad_executor_address_is_a_clear_error(tmp_path):
 class _LosingExecutor:
     """An executor whose every first result is a lost worker (as when a worker process is killed)."""
 
-    name, workers = "losing", 2
+    name, workers, in_flight = "losing", 2, 4
 
     def __init__(self) -> None:
         self.submitted = 0
