@@ -39,11 +39,12 @@ def refine_group(guess, m, idx, s_base: int, base, pi_err: float, out) -> bool:
 
 
 def _guess(ms, c, ln2, sqrt_half, out):  # pragma: no cover - compiled
-    for i in range(len(ms)):
-        m = ms[i]
-        t = 0.0
-        for it in range(4):  # log_ieee of the seed's argument, then of t/(2 pi) in each of 3 Newton steps
-            x = max(m, 3.0) / 2 if it == 0 else t / _TWO_PI
+    # Stage by stage over all elements (the seed, then 3 Newton steps): each element's operations are
+    # those of gram_guess in its order, and independent elements overlap in the CPU (2.3x faster here).
+    for it in range(4):
+        for i in range(len(ms)):
+            m = ms[i]
+            x = max(m, 3.0) / 2 if it == 0 else out[i] / _TWO_PI  # log_ieee's argument
             f, e = math.frexp(x)
             if f < sqrt_half:
                 f = f * 2
@@ -55,11 +56,11 @@ def _guess(ms, c, ln2, sqrt_half, out):  # pragma: no cover - compiled
                 p = p * z2 + c[j]
             lg = float(e) * ln2 + 2 * z * p
             if it == 0:
-                t = _TWO_PI * (m + 1.0) / lg + 20.0
+                out[i] = _TWO_PI * (m + 1.0) / lg + 20.0
             else:
+                t = out[i]
                 th = t / 2 * lg - t / 2 - _PI_8 + 1 / (48 * t)
-                t = t - (th - m * math.pi) / (0.5 * lg)
-        out[i] = t
+                out[i] = t - (th - m * math.pi) / (0.5 * lg)
 
 
 def _refine_group(guess, m, idx, s_base, j2, coef, deriv, b_f, e_val, d1_low, h_abs, pi_err, out):  # pragma: no cover
