@@ -110,7 +110,7 @@ import math
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from fractions import Fraction
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
 from flint import arb, arb_series, ctx
@@ -227,9 +227,10 @@ def _c0(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return out, err
 
 
-@dataclass(frozen=True)
-class Point:
+class Point(NamedTuple):
     """One evaluation point: exact t = num/den, the radius around it where the true point lies, theta if known.
+
+    A NamedTuple (immutable, typed) rather than a dataclass: a chunk builds one per sample point.
 
     Attributes:
         num, den: t = num/den exactly (for a Gram point: a dyadic approximation of g_m).
@@ -399,9 +400,9 @@ class Points:
         t_f = base_f + off  # the same float enclose_points serves by
         gram = [p.gram for p in pts]
         th, e_th = np.array([0.0 if m is None else 0.5 * (m % 2) for m in gram]), np.zeros(len(pts))
-        rat = [k for k, m in enumerate(gram) if m is None and t_f[k] >= RS_MIN_T]
-        if rat:
-            theta, e_theta = _theta_rational([pts[k] for k in rat], t_f[rat])
+        rat = np.nonzero(np.array([m is None for m in gram], dtype=bool) & (t_f >= RS_MIN_T))[0]
+        if len(rat):
+            theta, e_theta = _theta_rational([pts[k] for k in rat.tolist()], t_f[rat])
             th[rat] = theta * INV_TWO_PI  # step 2: to turns
             e_th[rat] = np.abs(theta) * (1.01 * U * INV_TWO_PI + E_INV_TWO_PI) + e_theta * 0.16
         return cls(base_f, off, 3.01 * U * off, np.array([p.r_t for p in pts]), th, e_th)
