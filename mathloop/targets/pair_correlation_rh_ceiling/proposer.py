@@ -2,14 +2,17 @@
 
 Configurations (1/h, A, A_w) are tried in order of size, each with point masses at alpha = 1, 3/2,
 2, ..., A_w (the half-integers, where the LP with a mass at every grid point puts its weight; their
-sum is about 2, far above the 1/2 a single mass allows, and a(t) >= 0 is certified instead), or with
-A_w = 0 one mass at alpha = 1 (weight just below 1/2). For each, the LP optimum
+sum is about 2-3, far above the 1/2 a single mass allows, and a(t) >= 0 is certified instead), or with
+A_w = 0 one mass at alpha = 1 (weight just below 1/2). Masses beyond A get no weight from the LP
+(measured: (1/10, 20) gives the same LP value with A_w = 20 as with 40), so A_w = A from A = 10 on,
+which halves the highest frequency and so the LP's rows and the Arb cells. For each, the LP optimum
 (lp.solve with a small margin and a bounded number of cutting-plane rounds) is rounded to multiples
 of 10^-12 (L rounded down, nodes on [0, 1] then exactly j h - L, the other nodes clamped to >= -L,
 the weight rounded down) and pre-screened with the checker's own exact conditions and Arb
 certificate. If it fails, L is backed off: duals form a convex set, so the proposer mixes it with a
-strictly feasible dual of the same grid (the LP with a large margin) with the largest weight that
-the rigorous pre-screen accepts. A configuration that does not beat the head by the minimum improvement is
+strictly feasible dual of the same grid with the largest weight that the rigorous pre-screen
+accepts: first the contract's seed refined exactly onto the grid (no second LP), else the LP with a
+large margin. A configuration that does not beat the head by the minimum improvement is
 skipped, so the proposer moves to finer grids and longer supports when it stalls. The checker
 certifies whatever is proposed; HiGHS is deterministic, so the seed is only recorded.
 """
@@ -21,13 +24,16 @@ import time
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
+
 from mathloop.domain import fraction_str, payload_sha
 from mathloop.propose.base import Context, Proposal, Proposer
-from mathloop.targets.pair_correlation_rh_ceiling import conditions, cross_check, lp
+from mathloop.targets.base import Malformed
+from mathloop.targets.pair_correlation_rh_ceiling import conditions, lp
 from mathloop.targets.pair_correlation_rh_ceiling.arb_positivity import certify_dual_positive, certify_mass_floor
 from mathloop.targets.pair_correlation_rh_ceiling.candidate import DualCandidate, Mass
 
-CONFIGS = ((10, 3, 6), (10, 6, 12), (10, 10, 20), (10, 16, 32), (10, 20, 40), (10, 30, 60), (20, 20, 40), (20, 30, 60))
+CONFIGS = ((10, 3, 6), (10, 6, 12), (10, 10, 10), (10, 16, 16), (10, 20, 20), (20, 20, 20), (20, 30, 30), (20, 40, 40))
 GRID_FACTOR = 4  # initial LP grid points per unit of the highest frequency; cutting planes add the rest
 TIGHT_MARGIN, TIGHT_ROUNDS = 1e-5, 40
 INNER_MARGINS, INNER_ROUNDS = (2e-2, 1e-1), 8
@@ -89,16 +95,55 @@ def back_off(c: DualCandidate, interior: DualCandidate, max_cells: int, steps: i
     return None
 
 
-def mixing_weights(c: DualCandidate, inner: DualCandidate) -> list[Fraction]:
-    """Return the lam to try for lam c + (1 - lam) inner, largest first, from the float minima of both.
+def refine(c: DualCandidate, N: int, A: Fraction, at: tuple[Fraction, ...]) -> DualCandidate:
+    """Return the same dual k as c written on the finer grid h = 1/N, support [-A, A], masses at `at`.
 
-    f is affine in the dual, so with min f(c) = -e < 0 and min f(inner) = g > 0 the mixture is >= 0
-    for lam <= g / (g + e) (as far as floats see); the checker decides.
+    A function piecewise linear on c's grid is piecewise linear on any grid it divides (nodes
+    interpolated exactly), zero beyond c.A, and a mass that c lacks has weight 0: (i)-(iii) and L are
+    unchanged, so a certified coarse dual (the seed) is a strictly feasible partner for back-off.
     """
-    e = max(-cross_check.sample_minimum(c, Fraction(1))[1], 0.0)
-    g = cross_check.sample_minimum(inner, Fraction(1))[1]
-    lam0 = g / (g + e) if g + e > 0 else 0.5
-    return [Fraction(lam0 * s).limit_denominator(10**6) for s in (0.999, 0.99, 0.9, 0.5, 0.1)]
+    step = c.h * N
+    if step.denominator != 1 or A < c.A or not {m.at for m in c.masses} <= set(at):
+        raise ValueError("refine needs 1/h a multiple of c's, A >= c.A and c's masses among `at`")
+    m, last = int(step), len(c.nodes) - 1
+    nodes = []
+    for j in range(int(A * N) + 1):
+        q, r = divmod(j, m)
+        nodes.append(c.nodes[q] + (c.nodes[q + 1] - c.nodes[q]) * Fraction(r, m) if q < last else
+                     (c.nodes[last] if q == last and r == 0 else Fraction(0)))
+    w = {x.at: x.weight for x in c.masses}
+    return DualCandidate(Fraction(1, N), A, c.L, tuple(nodes), tuple(Mass(a, w.get(a, Fraction(0))) for a in at))
+
+
+def _float_parts(c: DualCandidate) -> tuple[float, np.ndarray, np.ndarray, tuple[int, ...]]:
+    return (float(c.h), np.array([float(v) for v in c.nodes]), np.array([float(x.weight) for x in c.masses]),
+            tuple(int(x.at / c.h) for x in c.masses))
+
+
+def mixing_weights(c: DualCandidate, inner: DualCandidate) -> list[Fraction]:
+    """Return the lam to try for lam c + (1 - lam) inner, largest first, from floats of both.
+
+    f (and a) are affine in the dual, so the mixture is >= 0 at t for lam <= f_in(t)/(f_in(t) - f_c(t))
+    wherever f_c(t) < 0: the smallest such ratio over a fine sample, then over the refined local
+    minima of the mixture at that lam, a few times (as far as floats see; the checker decides).
+    Pointwise, since inner is rarely at its minimum where c dips.
+    """
+    (h, k, w, at), (_, ki, wi, ati) = _float_parts(c), _float_parts(inner)
+    top = max([len(k)] + list(at))
+    lam0 = 1.0
+    for fc, fi, end in ((lambda t: lp.f_values(t, h, k, w, at), lambda t: lp.f_values(t, h, ki, wi, ati), 1.0),
+                        (lambda t: lp.a_values(t, w, at), lambda t: lp.a_values(t, wi, ati), 0.5)):
+        t = np.linspace(0.0, end, 16 * top + 1)
+        for _ in range(4):
+            vc, vi = fc(t), fi(t)
+            bad = vc < 0
+            if bad.any():
+                lam0 = min(lam0, float(np.min(vi[bad] / (vi[bad] - vc[bad]))))
+            lam = lam0 * (1 - 1e-9)
+            t = lp.local_minima(lambda x: lam * fc(x) + (1 - lam) * fi(x), 0.0, end, 16 * top + 1, 0.0)
+            if len(t) == 0:
+                break
+    return [Fraction(lam0 * (1 - s)).limit_denominator(10**6) for s in (1e-3, 1e-2, 0.1, 0.5, 0.9)]  # short: digit limit
 
 
 def _size(state: Any) -> int:
@@ -134,6 +179,21 @@ class CeilingProposer(Proposer):
                        grid_factor=GRID_FACTOR)
         return None if res is None else rationalise(res)
 
+    def _seed_on(self, c: DualCandidate) -> DualCandidate | None:
+        """Return the contract's seed refined onto c's grid and masses, or None if it does not refine there."""
+        try:
+            seed = self.target.parse(dict(self.target.contract.seed))
+            return refine(seed, c.N, c.A, tuple(m.at for m in c.masses))
+        except (ValueError, TypeError, KeyError, Malformed):
+            return None
+
+    def _mix(self, tight: DualCandidate, inner: DualCandidate, cells: int) -> tuple[DualCandidate, Fraction] | None:
+        for lam in mixing_weights(tight, inner):
+            mixed = convex_combination(tight, inner, lam)
+            if prescreen(mixed, cells):
+                return mixed, lam
+        return None
+
     def _search(self, N: int, A: int, Aw: int, deadline: float | None) -> tuple[DualCandidate, str] | None:
         """Return (candidate that prescreens, how it was obtained) for a configuration, or None."""
         cells = self.target.max_cells
@@ -142,16 +202,17 @@ class CeilingProposer(Proposer):
             return None
         if prescreen(tight, cells):
             return tight, f"LP margin {TIGHT_MARGIN:g}"
+        seed = self._seed_on(tight)  # certified and strictly positive: back off towards it, no second LP
+        if seed is not None and (got := self._mix(tight, seed, cells)) is not None:
+            return got[0], f"lam = {got[1]} of the LP (margin {TIGHT_MARGIN:g}) + the seed refined onto its grid"
         for margin in INNER_MARGINS:  # a strictly feasible dual on the same grid, then back L off towards it
             inner = self._solve(N, A, Aw, margin, INNER_ROUNDS, deadline)
             if inner is None:
                 return None
             if not prescreen(inner, cells):
                 continue
-            for lam in mixing_weights(tight, inner):
-                mixed = convex_combination(tight, inner, lam)
-                if prescreen(mixed, cells):
-                    return mixed, f"lam = {lam} of the LP (margin {TIGHT_MARGIN:g}) + the LP with margin {margin:g}"
+            if (got := self._mix(tight, inner, cells)) is not None:
+                return got[0], f"lam = {got[1]} of the LP (margin {TIGHT_MARGIN:g}) + the LP with margin {margin:g}"
             return inner, f"LP margin {margin:g}"
         return None
 
