@@ -3,9 +3,10 @@
 Configurations (1/h, A, A_w) are tried in order of size, each with point masses at alpha = 1, 3/2,
 2, ..., A_w (the half-integers, where the LP with a mass at every grid point puts its weight; their
 sum is about 2-3, far above the 1/2 a single mass allows, and a(t) >= 0 is certified instead), or with
-A_w = 0 one mass at alpha = 1 (weight just below 1/2). Masses beyond A get no weight from the LP
-(measured: (1/10, 20) gives the same LP value with A_w = 20 as with 40), so A_w = A from A = 10 on,
-which halves the highest frequency and so the LP's rows and the Arb cells. For each, the LP optimum
+A_w = 0 one mass at alpha = 1 (weight just below 1/2). Masses beyond A carry almost no weight in
+the LP (measured at (1/10, 20): A_w = 40 gives 0.6811548, A_w = 20 gives 0.6811587), so the
+1/h = 20 configurations take A_w = A, which halves the highest frequency and so the LP's rows and
+the Arb cells. For each, the LP optimum
 (lp.solve with a small margin and a bounded number of cutting-plane rounds) is rounded to multiples
 of 10^-12 (L rounded down, nodes on [0, 1] then exactly j h - L, the other nodes clamped to >= -L,
 the weight rounded down) and pre-screened with the checker's own exact conditions and Arb
@@ -33,7 +34,7 @@ from mathloop.targets.pair_correlation_rh_ceiling import conditions, lp
 from mathloop.targets.pair_correlation_rh_ceiling.arb_positivity import certify_dual_positive, certify_mass_floor
 from mathloop.targets.pair_correlation_rh_ceiling.candidate import DualCandidate, Mass
 
-CONFIGS = ((10, 3, 6), (10, 6, 12), (10, 10, 10), (10, 16, 16), (10, 20, 20), (20, 20, 20), (20, 30, 30), (20, 40, 40))
+CONFIGS = ((10, 3, 6), (10, 6, 12), (10, 10, 20), (10, 16, 32), (10, 20, 40), (20, 20, 20), (20, 30, 30), (20, 40, 40))
 GRID_FACTOR = 4  # initial LP grid points per unit of the highest frequency; cutting planes add the rest
 TIGHT_MARGIN, TIGHT_ROUNDS = 1e-5, 40
 INNER_MARGINS, INNER_ROUNDS = (2e-2, 1e-1), 8
@@ -164,6 +165,7 @@ class CeilingProposer(Proposer):
         self.seed = seed
         self.configs = configs
         self._cache: dict[tuple[int, int, int], tuple[DualCandidate, float, str] | None] = {}
+        self.lp_ceilings: dict[tuple[int, int, int], float] = {}  # the tight LP's float ceiling (benchmarks)
 
     def stats(self) -> dict[str, Any]:
         """Return the configurations tried and how many gave a certified-looking dual."""
@@ -177,6 +179,8 @@ class CeilingProposer(Proposer):
     def _solve(self, N: int, A: int, Aw: int, margin: float, rounds: int, deadline: float | None) -> DualCandidate | None:
         res = lp.solve(N, N * A, margin=margin, max_rounds=rounds, deadline=deadline, at=mass_points(N, Aw),
                        grid_factor=GRID_FACTOR)
+        if res is not None and margin == TIGHT_MARGIN:
+            self.lp_ceilings[(N, A, Aw)] = res.ceiling
         return None if res is None else rationalise(res)
 
     def _seed_on(self, c: DualCandidate) -> DualCandidate | None:
