@@ -349,3 +349,14 @@ def test_pointwise_mixing_weight_proves_and_a_larger_one_is_refuted(target, seed
     over = ((1 + lams[0] / F(999, 1000)) / 2).limit_denominator(1000)  # halfway between the float boundary and 1
     ev = target.check(None, target.parse(convex_combination(bad, inner, over).payload()))
     assert verdicts(ev)["dual-nonnegative"] is Verdict.REFUTED and not ev.bounds
+
+
+def test_back_off_partners_are_the_head_and_the_seed_refined_where_they_fit(target, seed, lp_dual):
+    proposer = target.local_proposer(0)
+    fine = refine(lp_dual, 20, F(6), tuple(F(b, 20) for b in mass_points(20, 6)))
+    partners = proposer._inners(fine, lp_dual.payload())
+    assert [name for _, name in partners] == ["the head", "the seed"]
+    assert all((p.h, p.A, [m.at for m in p.masses]) == (fine.h, fine.A, [m.at for m in fine.masses]) for p, _ in partners)
+    assert partners[0][0].L == lp_dual.L and partners[1][0].L == F(1241, 1000)
+    coarse = refine(target.parse(seed), 5, F(2), (F(1),))  # a head on a finer grid than the LP's does not refine
+    assert [name for _, name in proposer._inners(coarse, lp_dual.payload())] == ["the seed"]

@@ -12,8 +12,8 @@ of 10^-12 (L rounded down, nodes on [0, 1] then exactly j h - L, the other nodes
 the weight rounded down) and pre-screened with the checker's own exact conditions and Arb
 certificate. If it fails, L is backed off: duals form a convex set, so the proposer mixes it with a
 strictly feasible dual of the same grid with the largest weight that the rigorous pre-screen
-accepts: first the contract's seed refined exactly onto the grid (no second LP), else the LP with a
-large margin. A configuration that does not beat the head by the minimum improvement is
+accepts: first a certified dual refined exactly onto the grid (the head's or the contract's seed,
+whichever mixture the floats predict lower; no second LP), else the LP with a large margin. A configuration that does not beat the head by the minimum improvement is
 skipped, so the proposer moves to finer grids and longer supports when it stalls. The checker
 certifies whatever is proposed; HiGHS is deterministic, so the seed is only recorded.
 """
@@ -183,13 +183,15 @@ class CeilingProposer(Proposer):
             self.lp_ceilings[(N, A, Aw)] = res.ceiling
         return None if res is None else rationalise(res)
 
-    def _seed_on(self, c: DualCandidate) -> DualCandidate | None:
-        """Return the contract's seed refined onto c's grid and masses, or None if it does not refine there."""
-        try:
-            seed = self.target.parse(dict(self.target.contract.seed))
-            return refine(seed, c.N, c.A, tuple(m.at for m in c.masses))
-        except (ValueError, TypeError, KeyError, Malformed):
-            return None
+    def _inners(self, c: DualCandidate, head: Any) -> list[tuple[DualCandidate, str]]:
+        """Return certified duals refined onto c's grid and masses (the head's state, then the seed), where they refine."""
+        out = []
+        for src, name in ((head, "the head"), (dict(self.target.contract.seed), "the seed")):
+            try:
+                out.append((refine(self.target.parse(src), c.N, c.A, tuple(m.at for m in c.masses)), name))
+            except (ValueError, TypeError, KeyError, AttributeError, Malformed):
+                continue
+        return out
 
     def _mix(self, tight: DualCandidate, inner: DualCandidate, cells: int) -> tuple[DualCandidate, Fraction] | None:
         for lam in mixing_weights(tight, inner):
@@ -198,7 +200,7 @@ class CeilingProposer(Proposer):
                 return mixed, lam
         return None
 
-    def _search(self, N: int, A: int, Aw: int, deadline: float | None) -> tuple[DualCandidate, str] | None:
+    def _search(self, N: int, A: int, Aw: int, deadline: float | None, head: Any = None) -> tuple[DualCandidate, str] | None:
         """Return (candidate that prescreens, how it was obtained) for a configuration, or None."""
         cells = self.target.max_cells
         tight = self._solve(N, A, Aw, TIGHT_MARGIN, TIGHT_ROUNDS, deadline)
@@ -206,9 +208,15 @@ class CeilingProposer(Proposer):
             return None
         if prescreen(tight, cells):
             return tight, f"LP margin {TIGHT_MARGIN:g}"
-        seed = self._seed_on(tight)  # certified and strictly positive: back off towards it, no second LP
-        if seed is not None and (got := self._mix(tight, seed, cells)) is not None:
-            return got[0], f"lam = {got[1]} of the LP (margin {TIGHT_MARGIN:g}) + the seed refined onto its grid"
+        # certified duals refined onto the grid: back off towards the one whose mixture the floats
+        # predict lowest (the head: a small step; the seed: a large margin), no second LP
+        options = []
+        for inner, name in self._inners(tight, head):
+            lam = float(mixing_weights(tight, inner)[0])
+            options.append((lam * float(tight.ceiling) + (1 - lam) * float(inner.ceiling), inner, name))
+        for _, inner, name in sorted(options, key=lambda o: o[0]):
+            if (got := self._mix(tight, inner, cells)) is not None:
+                return got[0], f"lam = {got[1]} of the LP (margin {TIGHT_MARGIN:g}) + {name} refined onto its grid"
         for margin in INNER_MARGINS:  # a strictly feasible dual on the same grid, then back L off towards it
             inner = self._solve(N, A, Aw, margin, INNER_ROUNDS, deadline)
             if inner is None:
@@ -220,10 +228,10 @@ class CeilingProposer(Proposer):
             return inner, f"LP margin {margin:g}"
         return None
 
-    def _candidate(self, N: int, A: int, Aw: int, deadline: float | None) -> tuple[DualCandidate, float, str] | None:
+    def _candidate(self, N: int, A: int, Aw: int, deadline: float | None, head: Any = None) -> tuple[DualCandidate, float, str] | None:
         key = (N, A, Aw)
         if key not in self._cache:
-            got = self._search(N, A, Aw, deadline)
+            got = self._search(N, A, Aw, deadline, head)
             if got is None and deadline is not None and time.monotonic() >= deadline:
                 return None  # not cached: a later session with more time retries it
             self._cache[key] = None if got is None else (got[0], float(got[0].ceiling), got[1])
@@ -240,7 +248,7 @@ class CeilingProposer(Proposer):
                 continue
             if ctx.deadline is not None and time.monotonic() >= ctx.deadline:
                 return []
-            got = self._candidate(N, A, Aw, ctx.deadline)
+            got = self._candidate(N, A, Aw, ctx.deadline, ctx.head.state if ctx.head else None)
             if got is None:
                 continue
             c, _, how = got
