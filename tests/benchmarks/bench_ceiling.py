@@ -19,8 +19,8 @@ from fractions import Fraction
 from pathlib import Path
 
 PRIMAL = Fraction(6792816128, 10**10)  # rounded down: the bracket width printed is an upper bound
-DEFAULT_CONFIGS = ("10,3,nomass", "10,3,1", "10,6,1", "20,6,1", "10,3,6", "10,6,12", "10,10,20", "20,10,20",
-                   "10,16,32", "20,16,32")
+DEFAULT_CONFIGS = ("10,3,nomass", "10,3,1", "10,6,1", "20,6,1", "10,3,6", "10,6,12", "10,10,10", "10,20,20",
+                   "20,20,20", "20,30,30")
 
 
 def session(limit: float) -> None:
@@ -59,11 +59,12 @@ def configs(specs: list[str]) -> None:
     from mathloop.contract.load import load_contract
     from mathloop.targets import build_target
     from mathloop.targets.pair_correlation_rh_ceiling import lp
-    from mathloop.targets.pair_correlation_rh_ceiling.proposer import TIGHT_MARGIN, mass_points, prescreen, rationalise
+    from mathloop.targets.pair_correlation_rh_ceiling.proposer import (GRID_FACTOR, TIGHT_MARGIN, TIGHT_ROUNDS, mass_points,
+                                                                      prescreen, rationalise)
 
     target = build_target(load_contract("pair-correlation-rh-ceiling"))
     proposer = target.local_proposer(0)
-    print(f"{'1/h':>4} {'A':>3} {'masses':>8} {'LP ceiling':>13} {'certified':>13} {'width':>11} {'LP s':>7} {'total s':>7}  how")
+    print(f"{'1/h':>4} {'A':>3} {'masses':>8} {'LP ceiling':>13} {'certified':>13} {'width':>11} {'total s':>7}  how")
     for spec in specs:
         parts = spec.split(",")
         N, A = int(parts[0]), int(parts[1])
@@ -71,24 +72,24 @@ def configs(specs: list[str]) -> None:
         at = () if kind == "nomass" else mass_points(N, 0 if kind == "1" else int(kind))
         label = "none" if kind == "nomass" else ("at 1" if kind == "1" else f"1..{kind}")
         t0 = time.perf_counter()
-        res = lp.solve(N, N * A, margin=TIGHT_MARGIN, at=at)
-        lp_s = time.perf_counter() - t0
-        if res is None:
-            print(f"{N:>4} {A:>3} {label:>8}  LP failed ({lp_s:.1f} s)")
-            continue
         if kind == "nomass":
-            c = rationalise(res)
-            got = (c, "LP margin") if prescreen(c, target.max_cells) else None
+            res = lp.solve(N, N * A, margin=TIGHT_MARGIN, at=at, grid_factor=GRID_FACTOR, max_rounds=TIGHT_ROUNDS)
+            lp_ceiling = None if res is None else res.ceiling
+            c = None if res is None else rationalise(res)
+            got = (c, "LP margin") if c is not None and prescreen(c, target.max_cells) else None
         else:
             got = proposer._search(N, A, 0 if kind == "1" else int(kind), None)
+            lp_ceiling = proposer.lp_ceilings.get((N, A, 0 if kind == "1" else int(kind)))
         total = time.perf_counter() - t0
+        if lp_ceiling is None:
+            print(f"{N:>4} {A:>3} {label:>8}  LP failed ({total:.1f} s)")
+            continue
         if got is None:
-            print(f"{N:>4} {A:>3} {label:>8} {res.ceiling:13.10f}  no certified dual ({total:.1f} s)")
+            print(f"{N:>4} {A:>3} {label:>8} {lp_ceiling:13.10f}  no certified dual ({total:.1f} s)")
             continue
         c, how = got
-        print(f"{N:>4} {A:>3} {label:>8} {res.ceiling:13.10f} {float(c.ceiling):13.10f} "
-              f"{float(c.ceiling - PRIMAL):11.8f} {lp_s:7.1f} {total:7.1f}  {how}", flush=True)
-
+        print(f"{N:>4} {A:>3} {label:>8} {lp_ceiling:13.10f} {float(c.ceiling):13.10f} "
+              f"{float(c.ceiling - PRIMAL):11.8f} {total:7.1f}  {how}", flush=True)
 
 if __name__ == "__main__":
     mode = sys.argv[1] if len(sys.argv) > 1 else "configs"

@@ -17,7 +17,8 @@ from mathloop.targets.pair_correlation_rh_ceiling import conditions, lp
 from mathloop.targets.pair_correlation_rh_ceiling.arb_positivity import DualFunction, certify_dual_positive
 from mathloop.targets.pair_correlation_rh_ceiling.candidate import DualCandidate, Mass
 from mathloop.targets.pair_correlation_rh_ceiling.cross_check import f_mpmath
-from mathloop.targets.pair_correlation_rh_ceiling.proposer import back_off, convex_combination, mass_points, rationalise
+from mathloop.targets.pair_correlation_rh_ceiling.proposer import (back_off, convex_combination, mass_points, mixing_weights,
+                                                                  rationalise, refine)
 
 
 @pytest.fixture(scope="module")
@@ -312,3 +313,50 @@ def test_candidate_schema_matches_the_parser(target, seed):
     s = target.candidate_schema()
     assert set(s["required"]) == {"h", "A", "L", "nodes"} and "masses" in s["properties"]
     assert set(s["properties"]) == set(seed) and not s["additionalProperties"]
+
+
+def test_refining_the_seed_onto_a_finer_grid_keeps_k_and_its_certificate(target, seed):
+    c = target.parse(seed)
+    at = tuple(F(b, 20) for b in mass_points(20, 3))
+    fine = refine(c, 20, F(3), at)
+    assert (fine.h, fine.A, fine.L, len(fine.nodes)) == (F(1, 20), F(3), c.L, 61)
+    assert fine.nodes[::4][:len(c.nodes)] == c.nodes and fine.nodes[2] == (c.nodes[0] + c.nodes[1]) / 2
+    for t in (F(1, 7), F(3, 11), F(5, 6)):  # the same k, so the same 1 + k-check at x = t/h (t is in units of h)
+        assert abs(f_mpmath(fine, t / 4, 40) - f_mpmath(c, t, 40)) < 1e-30
+    ev = target.check(None, target.parse(fine.payload()))
+    assert all(r.rank == 0 for r in ev.results) and ev.bounds["ceiling"] == c.ceiling
+
+
+@pytest.mark.parametrize("N, A, at, why", [
+    (12, F(3), (F(1),), "multiple"),  # 1/5 does not divide 1/12
+    (20, F(1), (F(1),), "A >= c.A"),
+    (20, F(3), (F(3, 2),), "masses"),  # the seed's mass at 1 has nowhere to go
+])
+def test_refining_onto_an_incompatible_grid_is_refused(target, seed, N, A, at, why):
+    with pytest.raises(ValueError, match="refine needs"):
+        refine(target.parse(seed), N, A, at)
+
+
+def test_pointwise_mixing_weight_proves_and_a_larger_one_is_refuted(target, seed):
+    # the grid-only LP (violations between grid points) backed off towards the refined seed
+    bad = rationalise(lp.solve(5, 10, margin=1e-6, grid_factor=4, max_rounds=1), 10**9)
+    inner = refine(target.parse(seed), 5, F(2), tuple(m.at for m in bad.masses))
+    lams = mixing_weights(bad, inner)
+    assert 0 < lams[-1] < lams[0] < 1
+    ok = [x for x in lams if verdicts(target.check(None, target.parse(convex_combination(bad, inner, x).payload())))[
+        "dual-nonnegative"] is Verdict.PROVED]
+    assert ok and ok[0] == lams[0]  # the largest weight, within 10^-3 of the float boundary, already certifies
+    over = ((1 + lams[0] / F(999, 1000)) / 2).limit_denominator(1000)  # halfway between the float boundary and 1
+    ev = target.check(None, target.parse(convex_combination(bad, inner, over).payload()))
+    assert verdicts(ev)["dual-nonnegative"] is Verdict.REFUTED and not ev.bounds
+
+
+def test_back_off_partners_are_the_head_and_the_seed_refined_where_they_fit(target, seed, lp_dual):
+    proposer = target.local_proposer(0)
+    fine = refine(lp_dual, 20, F(6), tuple(F(b, 20) for b in mass_points(20, 6)))
+    partners = proposer._inners(fine, lp_dual.payload())
+    assert [name for _, name in partners] == ["the head", "the seed"]
+    assert all((p.h, p.A, [m.at for m in p.masses]) == (fine.h, fine.A, [m.at for m in fine.masses]) for p, _ in partners)
+    assert partners[0][0].L == lp_dual.L and partners[1][0].L == F(1241, 1000)
+    coarse = refine(target.parse(seed), 5, F(2), (F(1),))  # a head on a finer grid than the LP's does not refine
+    assert [name for _, name in proposer._inners(coarse, lp_dual.payload())] == ["the seed"]

@@ -2,14 +2,18 @@
 
 Configurations (1/h, A, A_w) are tried in order of size, each with point masses at alpha = 1, 3/2,
 2, ..., A_w (the half-integers, where the LP with a mass at every grid point puts its weight; their
-sum is about 2, far above the 1/2 a single mass allows, and a(t) >= 0 is certified instead), or with
-A_w = 0 one mass at alpha = 1 (weight just below 1/2). For each, the LP optimum
+sum is about 2-3, far above the 1/2 a single mass allows, and a(t) >= 0 is certified instead), or with
+A_w = 0 one mass at alpha = 1 (weight just below 1/2). Masses beyond A carry almost no weight in
+the LP (measured at (1/10, 20): A_w = 40 gives 0.6811548, A_w = 20 gives 0.6811587), so the
+1/h = 20 configurations take A_w = A, which halves the highest frequency and so the LP's rows and
+the Arb cells. For each, the LP optimum
 (lp.solve with a small margin and a bounded number of cutting-plane rounds) is rounded to multiples
 of 10^-12 (L rounded down, nodes on [0, 1] then exactly j h - L, the other nodes clamped to >= -L,
 the weight rounded down) and pre-screened with the checker's own exact conditions and Arb
 certificate. If it fails, L is backed off: duals form a convex set, so the proposer mixes it with a
-strictly feasible dual of the same grid (the LP with a large margin) with the largest weight that
-the rigorous pre-screen accepts. A configuration that does not beat the head by the minimum improvement is
+strictly feasible dual of the same grid with the largest weight that the rigorous pre-screen
+accepts: first a certified dual refined exactly onto the grid (the head's or the contract's seed,
+whichever mixture the floats predict lower; no second LP), else the LP with a large margin. A configuration that does not beat the head by the minimum improvement is
 skipped, so the proposer moves to finer grids and longer supports when it stalls. The checker
 certifies whatever is proposed; HiGHS is deterministic, so the seed is only recorded.
 """
@@ -21,13 +25,16 @@ import time
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
+
 from mathloop.domain import fraction_str, payload_sha
 from mathloop.propose.base import Context, Proposal, Proposer
-from mathloop.targets.pair_correlation_rh_ceiling import conditions, cross_check, lp
+from mathloop.targets.base import Malformed
+from mathloop.targets.pair_correlation_rh_ceiling import conditions, lp
 from mathloop.targets.pair_correlation_rh_ceiling.arb_positivity import certify_dual_positive, certify_mass_floor
 from mathloop.targets.pair_correlation_rh_ceiling.candidate import DualCandidate, Mass
 
-CONFIGS = ((10, 3, 6), (10, 6, 12), (10, 10, 20), (10, 16, 32), (10, 20, 40), (10, 30, 60), (20, 20, 40), (20, 30, 60))
+CONFIGS = ((10, 3, 6), (10, 6, 12), (10, 10, 20), (10, 16, 32), (10, 20, 40), (20, 20, 20), (20, 30, 30), (20, 40, 40))
 GRID_FACTOR = 4  # initial LP grid points per unit of the highest frequency; cutting planes add the rest
 TIGHT_MARGIN, TIGHT_ROUNDS = 1e-5, 40
 INNER_MARGINS, INNER_ROUNDS = (2e-2, 1e-1), 8
@@ -89,16 +96,55 @@ def back_off(c: DualCandidate, interior: DualCandidate, max_cells: int, steps: i
     return None
 
 
-def mixing_weights(c: DualCandidate, inner: DualCandidate) -> list[Fraction]:
-    """Return the lam to try for lam c + (1 - lam) inner, largest first, from the float minima of both.
+def refine(c: DualCandidate, N: int, A: Fraction, at: tuple[Fraction, ...]) -> DualCandidate:
+    """Return the same dual k as c written on the finer grid h = 1/N, support [-A, A], masses at `at`.
 
-    f is affine in the dual, so with min f(c) = -e < 0 and min f(inner) = g > 0 the mixture is >= 0
-    for lam <= g / (g + e) (as far as floats see); the checker decides.
+    A function piecewise linear on c's grid is piecewise linear on any grid it divides (nodes
+    interpolated exactly), zero beyond c.A, and a mass that c lacks has weight 0: (i)-(iii) and L are
+    unchanged, so a certified coarse dual (the seed) is a strictly feasible partner for back-off.
     """
-    e = max(-cross_check.sample_minimum(c, Fraction(1))[1], 0.0)
-    g = cross_check.sample_minimum(inner, Fraction(1))[1]
-    lam0 = g / (g + e) if g + e > 0 else 0.5
-    return [Fraction(lam0 * s).limit_denominator(10**6) for s in (0.999, 0.99, 0.9, 0.5, 0.1)]
+    step = c.h * N
+    if step.denominator != 1 or A < c.A or not {m.at for m in c.masses} <= set(at):
+        raise ValueError("refine needs 1/h a multiple of c's, A >= c.A and c's masses among `at`")
+    m, last = int(step), len(c.nodes) - 1
+    nodes = []
+    for j in range(int(A * N) + 1):
+        q, r = divmod(j, m)
+        nodes.append(c.nodes[q] + (c.nodes[q + 1] - c.nodes[q]) * Fraction(r, m) if q < last else
+                     (c.nodes[last] if q == last and r == 0 else Fraction(0)))
+    w = {x.at: x.weight for x in c.masses}
+    return DualCandidate(Fraction(1, N), A, c.L, tuple(nodes), tuple(Mass(a, w.get(a, Fraction(0))) for a in at))
+
+
+def _float_parts(c: DualCandidate) -> tuple[float, np.ndarray, np.ndarray, tuple[int, ...]]:
+    return (float(c.h), np.array([float(v) for v in c.nodes]), np.array([float(x.weight) for x in c.masses]),
+            tuple(int(x.at / c.h) for x in c.masses))
+
+
+def mixing_weights(c: DualCandidate, inner: DualCandidate) -> list[Fraction]:
+    """Return the lam to try for lam c + (1 - lam) inner, largest first, from floats of both.
+
+    f (and a) are affine in the dual, so the mixture is >= 0 at t for lam <= f_in(t)/(f_in(t) - f_c(t))
+    wherever f_c(t) < 0: the smallest such ratio over a fine sample, then over the refined local
+    minima of the mixture at that lam, a few times (as far as floats see; the checker decides).
+    Pointwise, since inner is rarely at its minimum where c dips.
+    """
+    (h, k, w, at), (_, ki, wi, ati) = _float_parts(c), _float_parts(inner)
+    top = max([len(k)] + list(at))
+    lam0 = 1.0
+    for fc, fi, end in ((lambda t: lp.f_values(t, h, k, w, at), lambda t: lp.f_values(t, h, ki, wi, ati), 1.0),
+                        (lambda t: lp.a_values(t, w, at), lambda t: lp.a_values(t, wi, ati), 0.5)):
+        t = np.linspace(0.0, end, 16 * top + 1)
+        for _ in range(4):
+            vc, vi = fc(t), fi(t)
+            bad = vc < 0
+            if bad.any():
+                lam0 = min(lam0, float(np.min(vi[bad] / (vi[bad] - vc[bad]))))
+            lam = lam0 * (1 - 1e-9)
+            t = lp.local_minima(lambda x: lam * fc(x) + (1 - lam) * fi(x), 0.0, end, 16 * top + 1, 0.0)
+            if len(t) == 0:
+                break
+    return [Fraction(lam0 * (1 - s)).limit_denominator(10**6) for s in (1e-3, 1e-2, 0.1, 0.5, 0.9)]  # short: digit limit
 
 
 def _size(state: Any) -> int:
@@ -119,6 +165,7 @@ class CeilingProposer(Proposer):
         self.seed = seed
         self.configs = configs
         self._cache: dict[tuple[int, int, int], tuple[DualCandidate, float, str] | None] = {}
+        self.lp_ceilings: dict[tuple[int, int, int], float] = {}  # the tight LP's float ceiling (benchmarks)
 
     def stats(self) -> dict[str, Any]:
         """Return the configurations tried and how many gave a certified-looking dual."""
@@ -132,9 +179,28 @@ class CeilingProposer(Proposer):
     def _solve(self, N: int, A: int, Aw: int, margin: float, rounds: int, deadline: float | None) -> DualCandidate | None:
         res = lp.solve(N, N * A, margin=margin, max_rounds=rounds, deadline=deadline, at=mass_points(N, Aw),
                        grid_factor=GRID_FACTOR)
+        if res is not None and margin == TIGHT_MARGIN:
+            self.lp_ceilings[(N, A, Aw)] = res.ceiling
         return None if res is None else rationalise(res)
 
-    def _search(self, N: int, A: int, Aw: int, deadline: float | None) -> tuple[DualCandidate, str] | None:
+    def _inners(self, c: DualCandidate, head: Any) -> list[tuple[DualCandidate, str]]:
+        """Return certified duals refined onto c's grid and masses (the head's state, then the seed), where they refine."""
+        out = []
+        for src, name in ((head, "the head"), (dict(self.target.contract.seed), "the seed")):
+            try:
+                out.append((refine(self.target.parse(src), c.N, c.A, tuple(m.at for m in c.masses)), name))
+            except (ValueError, TypeError, KeyError, AttributeError, Malformed):
+                continue
+        return out
+
+    def _mix(self, tight: DualCandidate, inner: DualCandidate, cells: int) -> tuple[DualCandidate, Fraction] | None:
+        for lam in mixing_weights(tight, inner):
+            mixed = convex_combination(tight, inner, lam)
+            if prescreen(mixed, cells):
+                return mixed, lam
+        return None
+
+    def _search(self, N: int, A: int, Aw: int, deadline: float | None, head: Any = None) -> tuple[DualCandidate, str] | None:
         """Return (candidate that prescreens, how it was obtained) for a configuration, or None."""
         cells = self.target.max_cells
         tight = self._solve(N, A, Aw, TIGHT_MARGIN, TIGHT_ROUNDS, deadline)
@@ -142,23 +208,30 @@ class CeilingProposer(Proposer):
             return None
         if prescreen(tight, cells):
             return tight, f"LP margin {TIGHT_MARGIN:g}"
+        # certified duals refined onto the grid: back off towards the one whose mixture the floats
+        # predict lowest (the head: a small step; the seed: a large margin), no second LP
+        options = []
+        for inner, name in self._inners(tight, head):
+            lam = float(mixing_weights(tight, inner)[0])
+            options.append((lam * float(tight.ceiling) + (1 - lam) * float(inner.ceiling), inner, name))
+        for _, inner, name in sorted(options, key=lambda o: o[0]):
+            if (got := self._mix(tight, inner, cells)) is not None:
+                return got[0], f"lam = {got[1]} of the LP (margin {TIGHT_MARGIN:g}) + {name} refined onto its grid"
         for margin in INNER_MARGINS:  # a strictly feasible dual on the same grid, then back L off towards it
             inner = self._solve(N, A, Aw, margin, INNER_ROUNDS, deadline)
             if inner is None:
                 return None
             if not prescreen(inner, cells):
                 continue
-            for lam in mixing_weights(tight, inner):
-                mixed = convex_combination(tight, inner, lam)
-                if prescreen(mixed, cells):
-                    return mixed, f"lam = {lam} of the LP (margin {TIGHT_MARGIN:g}) + the LP with margin {margin:g}"
+            if (got := self._mix(tight, inner, cells)) is not None:
+                return got[0], f"lam = {got[1]} of the LP (margin {TIGHT_MARGIN:g}) + the LP with margin {margin:g}"
             return inner, f"LP margin {margin:g}"
         return None
 
-    def _candidate(self, N: int, A: int, Aw: int, deadline: float | None) -> tuple[DualCandidate, float, str] | None:
+    def _candidate(self, N: int, A: int, Aw: int, deadline: float | None, head: Any = None) -> tuple[DualCandidate, float, str] | None:
         key = (N, A, Aw)
         if key not in self._cache:
-            got = self._search(N, A, Aw, deadline)
+            got = self._search(N, A, Aw, deadline, head)
             if got is None and deadline is not None and time.monotonic() >= deadline:
                 return None  # not cached: a later session with more time retries it
             self._cache[key] = None if got is None else (got[0], float(got[0].ceiling), got[1])
@@ -175,7 +248,7 @@ class CeilingProposer(Proposer):
                 continue
             if ctx.deadline is not None and time.monotonic() >= ctx.deadline:
                 return []
-            got = self._candidate(N, A, Aw, ctx.deadline)
+            got = self._candidate(N, A, Aw, ctx.deadline, ctx.head.state if ctx.head else None)
             if got is None:
                 continue
             c, _, how = got
