@@ -44,9 +44,7 @@ def float_ball_strings_many(values: np.ndarray, bounds: np.ndarray) -> tuple[lis
     and bounds (tested); a non-finite one is never shown (the scalar form would print "nan").
     """
     d6, x6, ok6 = digits(values, 6)
-    k = x6 - 5
-    p = _POW10[np.minimum(np.abs(k), 22)]
-    m = np.copysign(np.where(k >= 0, d6 * p, d6 / p), values)  # float(mid) where ok6 (Clinger's fast path)
+    m = decimal_floats(values, d6, x6, 6)  # float(mid) where ok6
     mids = _texts(values, d6, x6, ok6, 6)
     for i in np.nonzero(~ok6)[0].tolist():
         m[i] = float(mids[i])
@@ -93,6 +91,16 @@ def digits(values: np.ndarray, p: int) -> tuple[np.ndarray, np.ndarray, np.ndarr
             if not len(todo):
                 break
     return d, xs, ok
+
+
+def decimal_floats(values: np.ndarray, d: np.ndarray, x: np.ndarray, p: int) -> np.ndarray:
+    """Return the float nearest D 10^(X-p+1), signed as values: float() of "%.{p}g" % v wherever digits() says ok.
+
+    One IEEE product or quotient of exact operands (|X-p+1| <= 22 where ok): Clinger's fast path.
+    """
+    k = x - (p - 1)
+    pk = _POW10[np.minimum(np.abs(k), 22)]
+    return np.copysign(np.where(k >= 0, d * pk, d / pk), values)
 
 
 def _texts(values: np.ndarray, d: np.ndarray, x: np.ndarray, ok: np.ndarray, p: int) -> list[str]:

@@ -87,7 +87,7 @@ def _newton(ms: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
         k = m_arr[idx] - 2 * base.j  # exact: |k| < 2^53
         target = k * math.pi  # |target - k pi| <= |k| (1.3e-16 + u pi)
         e_target = np.abs(k) * (_PI_ERR + U * math.pi)
-        deriv = [(n + 1) * c for n, c in enumerate(base.coef)]
+        deriv = base.deriv
         for _ in range(2):  # quadratic convergence from the ~1e-8 guess; r below proves what is reached
             val, _ = base.eval(h)
             slope = np.full_like(h, deriv[-1])

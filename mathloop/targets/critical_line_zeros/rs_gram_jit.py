@@ -33,9 +33,8 @@ def refine_group(guess, m, idx, s_base: int, base, pi_err: float, out) -> bool:
     """Fill out (S, h*, r, good as rows) at idx as _newton does for one theta base; False when not compiled."""
     if not rs_sum_jit.available():
         return False
-    deriv = [(n + 1) * c for n, c in enumerate(base.coef)]
     return rs_sum_jit.call(_refine_group, guess, m, idx, float(s_base), float(2 * base.j), np.array(base.coef),
-                           np.array(deriv), base.b_f, base.error, base.d1_low, base.h_abs, pi_err, out)
+                           np.array(base.deriv), base.b_f, base.error, base.d1_low, base.h_abs, pi_err, out)
 
 
 def _guess(ms, c, ln2, sqrt_half, out):  # pragma: no cover - compiled

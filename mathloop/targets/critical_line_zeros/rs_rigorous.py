@@ -324,6 +324,11 @@ class ThetaBase:
         return self.b_f + poly, self.error
 
     @cached_property
+    def deriv(self) -> tuple[float, ...]:
+        """Return the coefficients of theta~'s derivative in h (k c~_k), for Newton steps on Gram points."""
+        return tuple((n + 1) * c for n, c in enumerate(self.coef))
+
+    @cached_property
     def error(self) -> float:
         """Return the bound of step 2 on |theta~ - theta| for every |h| <= h_abs (computed once)."""
         coef, h_abs = self.coef, self.h_abs

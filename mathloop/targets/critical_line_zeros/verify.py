@@ -78,7 +78,7 @@ def _evaluate(specs: list[tuple[str, str]], params: CheckParams) -> tuple[list[S
     return [b for part in parts for b in part[0]], (sum(p[1][0] for p in parts), sum(p[1][1] for p in parts))
 
 
-def _fast_slice(job: tuple[list[tuple[str, str]], tuple[int, ...], int]) -> tuple[list[SignedBall], tuple[int, int]]:
+def _fast_slice(job: tuple[list[tuple[str, str]], tuple[int, ...]]) -> tuple[list[SignedBall], tuple[int, int]]:
     specs, ladder = job
     return evaluate_specs_fast(specs, ladder)
 

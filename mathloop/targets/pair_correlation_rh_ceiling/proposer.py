@@ -193,8 +193,9 @@ class CeilingProposer(Proposer):
                 continue
         return out
 
-    def _mix(self, tight: DualCandidate, inner: DualCandidate, cells: int) -> tuple[DualCandidate, Fraction] | None:
-        for lam in mixing_weights(tight, inner):
+    def _mix(self, tight: DualCandidate, inner: DualCandidate, cells: int,
+             weights: list[Fraction] | None = None) -> tuple[DualCandidate, Fraction] | None:
+        for lam in mixing_weights(tight, inner) if weights is None else weights:
             mixed = convex_combination(tight, inner, lam)
             if prescreen(mixed, cells):
                 return mixed, lam
@@ -212,10 +213,11 @@ class CeilingProposer(Proposer):
         # predict lowest (the head: a small step; the seed: a large margin), no second LP
         options = []
         for inner, name in self._inners(tight, head):
-            lam = float(mixing_weights(tight, inner)[0])
-            options.append((lam * float(tight.ceiling) + (1 - lam) * float(inner.ceiling), inner, name))
-        for _, inner, name in sorted(options, key=lambda o: o[0]):
-            if (got := self._mix(tight, inner, cells)) is not None:
+            weights = mixing_weights(tight, inner)
+            lam = float(weights[0])
+            options.append((lam * float(tight.ceiling) + (1 - lam) * float(inner.ceiling), inner, name, weights))
+        for _, inner, name, weights in sorted(options, key=lambda o: o[0]):
+            if (got := self._mix(tight, inner, cells, weights)) is not None:
                 return got[0], f"lam = {got[1]} of the LP (margin {TIGHT_MARGIN:g}) + {name} refined onto its grid"
         for margin in INNER_MARGINS:  # a strictly feasible dual on the same grid, then back L off towards it
             inner = self._solve(N, A, Aw, margin, INNER_ROUNDS, deadline)
