@@ -174,6 +174,8 @@ def load_spec(path: str | Path) -> BenchSpec:
         raise SpecError(path, "<file>", e.strerror or str(e)) from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise SpecError(path, "<file>", f"not valid TOML: {e}") from None
+    except ValueError as e:  # e.g. an integer beyond Python's int-string digit limit
+        raise SpecError(path, "<file>", f"not readable: {str(e)[:200]}") from None
     _unknown(path, "", data, _TOP_KEYS)
     proto = data.get("protocol")
     if not isinstance(proto, dict):

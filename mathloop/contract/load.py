@@ -71,6 +71,8 @@ def _validated(path: Path, raw_bytes: bytes, *, source: str, package: str | None
         data = tomllib.loads(text)
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
         raise ContractError(path, "<toml>", f"not valid TOML: {e}") from None
+    except ValueError as e:  # e.g. an integer beyond Python's int-string digit limit
+        raise ContractError(path, "<toml>", f"not readable: {str(e)[:200]}") from None
     contract = replace(_build(path, text, data), source=source, package=package)
     from mathloop.targets.registry import target_class  # late: targets import the contract model
 

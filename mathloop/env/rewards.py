@@ -128,8 +128,8 @@ def load_reward_table(path: str | os.PathLike[str]) -> RewardTable:
     try:
         with open(path, "rb") as f:
             data = tomllib.load(f)
-    except (OSError, tomllib.TOMLDecodeError) as e:
-        raise ValueError(f"{path}: {e}") from None
+    except (OSError, ValueError) as e:  # ValueError: TOMLDecodeError, or an integer beyond the digit limit
+        raise ValueError(f"{path}: {str(e)[:200]}") from None
     table = data.get("rewards", {})
     if not isinstance(table, dict):
         raise ValueError(f"{path}: rewards: must be a table")

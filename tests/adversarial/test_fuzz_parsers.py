@@ -37,7 +37,8 @@ from tests.integration.cli import invoke
 
 from mathloop.lean.check import parse_messages
 
-CONTRACTS = ("levinson-conrey", "levinson", "pair-correlation", "pair-correlation-rh", "critical-line-zeros")
+CONTRACTS = ("levinson-conrey", "levinson", "pair-correlation", "pair-correlation-rh", "pair-correlation-rh-ceiling",
+             "critical-line-zeros")
 _HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much,
            HealthCheck.function_scoped_fixture]
 # A generous per-example deadline (the machine is shared; a slow example is not a bug, a hang is), and a
@@ -119,6 +120,35 @@ test_target_parse_refuses_only_with_malformed, test_target_parse_refuses_only_wi
     _parse_refuses_only_with_malformed
 
 
+def _leaf_paths(x: Any, path: tuple = ()) -> Any:
+    yield path
+    if isinstance(x, dict):
+        for k, v in x.items():
+            yield from _leaf_paths(v, (*path, k))
+    elif isinstance(x, list):
+        for i, v in enumerate(x[:3]):
+            yield from _leaf_paths(v, (*path, i))
+
+
+@pytest.mark.parametrize("name", CONTRACTS)
+def test_numbers_past_the_digit_limit_are_refused_as_malformed(name: str) -> None:
+    # Python-level callers (the reward API) can pass ints JSON never would; str() of one raises ValueError.
+    target, seed = _TARGETS[name]
+    huge = "7" * 4301
+    values = (10**5000, -(10**5000), huge, f"1/{huge}", f"{huge}/7", f"0.{huge}", f"1e{huge}", [huge], {"x": huge})
+    paths = list(_leaf_paths(seed))[1:]
+    for path in paths:
+        for value in values:
+            payload = json.loads(json.dumps(seed))
+            node = payload
+            for k in path[:-1]:
+                node = node[k]
+            node[path[-1]] = value
+            with pytest.raises(Malformed):
+                target.parse(payload)
+    assert paths
+
+
 def test_the_target_parsers_accept_their_own_seeds():  # the should-accept twin of the property above
     for name, (target, seed) in _TARGETS.items():
         assert target.parse(seed) is not None, name
@@ -191,6 +221,30 @@ def _contract_loading_refuses_only_with_contract_error(text: str) -> None:
 
 test_contract_loading_refuses_only_with_contract_error, test_contract_loading_refuses_only_with_contract_error_deep = \
     _contract_loading_refuses_only_with_contract_error
+
+# Integers past Python's int-string digit limit (4300 digits) make int(), Fraction() and tomllib raise a
+# bare ValueError; the deep fuzz found one at limits.max_degree. Every value of every shipped contract is
+# tried with each spelling, so a parser added later is covered without waiting for fuzzing to find it.
+_HUGE = "7" * 4301
+_HUGE_VALUES = (_HUGE, json.dumps(_HUGE), json.dumps(f"1/{_HUGE}"), json.dumps(f"{_HUGE}/7"), json.dumps([_HUGE]))
+
+
+@pytest.mark.parametrize("name", CONTRACTS)
+def test_integers_past_the_digit_limit_are_refused_with_contract_error(name: str, tmp_path: Path) -> None:
+    lines = _CONTRACT_TEXT[name].splitlines()
+    tried = 0
+    for i, line in enumerate(lines):
+        if "=" not in line or line.lstrip().startswith("#"):
+            continue
+        for value in _HUGE_VALUES:
+            path = tmp_path / "huge.toml"
+            path.write_text("\n".join([*lines[:i], f"{line.split('=', 1)[0]}= {value}", *lines[i + 1:]]), encoding="utf-8")
+            try:
+                load_contract(path)
+            except ContractError as e:
+                assert "huge.toml" in str(e)
+            tried += 1
+    assert tried >= 5 * 5
 
 
 # --- replay lines ----------------------------------------------------------------------------------

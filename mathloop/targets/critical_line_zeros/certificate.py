@@ -121,8 +121,9 @@ class Chunk:
 def _int(where: str, v: Any, lo: int, hi: int) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
         raise Malformed(f"{where}: must be an integer")
-    if not lo <= v <= hi:
-        raise Malformed(f"{where}: {v} outside [{lo}, {hi}]")
+    if not lo <= v <= hi:  # a huge value is described by its size: str() of it may exceed Python's digit limit
+        shown = v if v.bit_length() <= 64 else f"a {v.bit_length()}-bit integer"
+        raise Malformed(f"{where}: {shown} outside [{lo}, {hi}]")
     return v
 
 

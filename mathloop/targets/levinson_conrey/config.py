@@ -49,7 +49,10 @@ def _rational(contract: Contract, key: str, value: Any) -> Fraction:
 
 def _int(contract: Contract, key: str, value: Any, lo: int, hi: int) -> int:
     if isinstance(value, str) and value.isascii() and value.isdigit():
-        value = int(value)
+        try:
+            value = int(value)
+        except ValueError:  # beyond Python's int-string digit limit: out of range below
+            pass
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
         raise ContractError(contract.path, key, f"must be an integer in [{lo}, {hi}]")
     return value
