@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from mathloop.targets import registry
 from mathloop.contract import load_contract
@@ -13,6 +15,12 @@ from mathloop.store.repository import Repository
 from tests.support.toy_target import TOY_CONTRACT
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# Property tests draw the same examples on every run, so that a verdict depends on the commit, not on
+# the draw; MATHLOOP_FUZZ_EXPLORE=1 draws fresh ones (what they find becomes a test of its own).
+settings.register_profile("derandomised", derandomize=True, database=None)
+settings.register_profile("explore")
+settings.load_profile("explore" if os.environ.get("MATHLOOP_FUZZ_EXPLORE") == "1" else "derandomised")
 
 
 @pytest.fixture

@@ -6,7 +6,9 @@ Parsers and their one documented refusal: each target's `parse` (Malformed), con
 manifests and candidate files through `mathloop check` (exit 1 or 2, never a traceback), Lean's
 `--json` messages (none: odd lines are returned as non-message lines).
 
-The default tier runs a few dozen derandomised examples per parser; `-m slow` runs the deep profile.
+The default tier runs a few dozen derandomised examples per parser; `-m slow` runs the deep profile
+(600, also derandomised; `MATHLOOP_FUZZ_EXPLORE=1 pytest -m slow tests/adversarial/test_fuzz_parsers.py`
+draws fresh ones).
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ _HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_
 # wall-clock bound per test (pytest-timeout) so that a parser that hangs fails instead of stalling CI.
 FAST = settings(max_examples=30, deadline=timedelta(seconds=5), derandomize=True, database=None,
                 suppress_health_check=_HEALTH)
+# Derandomised like every property test (tests/conftest.py), unless MATHLOOP_FUZZ_EXPLORE=1.
 DEEP = settings(max_examples=600, deadline=timedelta(seconds=10), suppress_health_check=_HEALTH)
 pytestmark = pytest.mark.timeout(900)
 

@@ -99,6 +99,14 @@ def test_vectorised_ball_strings_equal_the_scalar_ones():
             assert one == (m, r)
 
 
+def test_non_finite_values_or_bounds_are_never_shown_in_either_form():
+    nan, inf = float("nan"), float("inf")
+    cases = [(nan, 1e-5), (inf, 1e-5), (-inf, 1e-5), (1.0, nan), (1.0, inf), (inf, inf)]
+    _, _, shown = float_ball_strings_many(np.array([v for v, _ in cases]), np.array([b for _, b in cases]))
+    assert not shown.any()
+    assert all(float_ball_strings(v, b) is None for v, b in cases)
+
+
 def test_base_phases_match_arb():
     t0 = 9_876_543
     a = rs_sum.base_phases(t0, 300)

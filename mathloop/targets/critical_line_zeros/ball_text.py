@@ -9,6 +9,8 @@ else goes through Python's formatting. Equal to the definition string for string
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from mathloop.targets.critical_line_zeros import ball_text_jit
@@ -26,7 +28,11 @@ def float_ball_strings(value: float, bound: float) -> tuple[str, str] | None:
 
     >>> float_ball_strings(0.123456789, 1e-5)
     ('0.123457', '1.03e-05')
+    >>> float_ball_strings(float("nan"), 1e-5) is None
+    True
     """
+    if not (math.isfinite(value) and math.isfinite(bound)):  # "nan"/"inf" texts would not be a ball
+        return None
     mid = f"{value:.6g}"
     m = float(mid)
     slack = (bound + abs(value - m) + 2**-52 * abs(m)) * (1 + 2**-50)
@@ -41,14 +47,15 @@ def float_ball_strings_many(values: np.ndarray, bounds: np.ndarray) -> tuple[lis
 
     The same operations in the same order as the scalar form (elementwise IEEE; m is float(mid)
     exactly, see `digits`), so the strings and the decision are identical to it for finite values
-    and bounds (tested); a non-finite one is never shown (the scalar form would print "nan").
+    and bounds (tested); a non-finite one is never shown, as in the scalar form.
     """
     d6, x6, ok6 = digits(values, 6)
     m = decimal_floats(values, d6, x6, 6)  # float(mid) where ok6
     mids = _texts(values, d6, x6, ok6, 6)
     for i in np.nonzero(~ok6)[0].tolist():
         m[i] = float(mids[i])
-    slack = (bounds + np.abs(values - m) + 2**-52 * np.abs(m)) * (1 + 2**-50)
+    with np.errstate(invalid="ignore", over="ignore"):  # non-finite entries give nan here and are not shown
+        slack = (bounds + np.abs(values - m) + 2**-52 * np.abs(m)) * (1 + 2**-50)
     x = slack * 1.006
     rads = _texts(x, *digits(x, 3), 3)
     # float(rad) is within 0.5 % (3 digits) + u of x, so the test needs the parsed rad only in that band.
