@@ -59,8 +59,8 @@ def configs(specs: list[str]) -> None:
     from mathloop.contract.load import load_contract
     from mathloop.targets import build_target
     from mathloop.targets.pair_correlation_rh_ceiling import lp
-    from mathloop.targets.pair_correlation_rh_ceiling.proposer import (GRID_FACTOR, TIGHT_MARGIN, TIGHT_ROUNDS, lp_tail, mass_points,
-                                                                      prescreen, rationalise)
+    from mathloop.targets.pair_correlation_rh_ceiling.proposer import (GRID_FACTOR, TIGHT_MARGIN, TIGHT_ROUNDS, lp_tail,
+                                                                      mass_points, prescreen, rationalise)
 
     target = build_target(load_contract("pair-correlation-rh-ceiling"))
     proposer = target.local_proposer(0)

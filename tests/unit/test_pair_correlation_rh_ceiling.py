@@ -364,7 +364,7 @@ def test_back_off_partners_are_the_head_and_the_seed_refined_where_they_fit(targ
 
 def test_coarse_tail_nodes_interpolate_the_knots_and_stay_above_minus_L():
     N, M, c0, step = 5, 30, 15, 3  # h = 1/5, A = 6, knots beyond alpha = 3 spaced 3/5
-    K, k0 = lp._node_map(N, M, (c0, step))
+    K, k0 = lp.node_map(N, M, (c0, step))
     rng = np.random.default_rng(0)
     L = 1.3
     y = rng.uniform(0.0, 2.0, K.shape[1] - 1)
@@ -376,10 +376,10 @@ def test_coarse_tail_nodes_interpolate_the_knots_and_stay_above_minus_L():
     assert np.allclose(k[N + 1:c0 + 1], y[:c0 - N] - L)
     zero = K @ np.concatenate([[L], np.zeros_like(y)]) + k0  # y = 0 at every knot: k = -L there, interpolation >= -L
     assert zero[N:].min() >= -L - 1e-12
-    Kf, kf = lp._node_map(N, M, None)  # no tail: every node N < j < M is its own column
+    Kf, kf = lp.node_map(N, M, None)  # no tail: every node N < j < M is its own column
     assert Kf.shape[1] == M - N and np.allclose(Kf[N + 1:M, 1:], np.eye(M - N - 1))
     with pytest.raises(ValueError, match="coarse tail"):
-        lp._node_map(N, M, (16, 3))
+        lp.node_map(N, M, (16, 3))
 
 
 def test_coarse_tail_lp_certifies_as_rationalised_and_costs_little(target):

@@ -14,6 +14,7 @@ nodes beyond c0 are tied to knots s apart (see _Rows): fewer columns, the same k
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -75,7 +76,7 @@ class _Rows:
     def __init__(self, N: int, M: int, at: tuple[int, ...], coarse: tuple[int, int] | None = None) -> None:
         self.N, self.M, self.at = N, M, np.array(at, dtype=int)
         self.h = 1.0 / N
-        self.K, self.k0 = _node_map(N, M, coarse)
+        self.K, self.k0 = node_map(N, M, coarse)
         self.ny = self.K.shape[1] - 1
         self.nv = 1 + self.ny + len(at)
 
@@ -84,8 +85,7 @@ class _Rows:
         j = np.arange(self.M + 1)
         C = np.cos(2 * np.pi * np.outer(t, j)) * np.where(j == 0, 1.0, 2.0)
         rows = np.zeros((len(t), self.nv))
-        CK = self.h * s[:, None] * (C @ self.K)  # columns (L, y)
-        rows[:, :1 + self.ny] = CK
+        rows[:, :1 + self.ny] = self.h * s[:, None] * (C @ self.K)  # columns (L, y)
         const = 1.0 + self.h * s * (C @ self.k0)
         rows[:, 1 + self.ny:] = 2.0 * np.cos(2 * np.pi * np.outer(t, self.at))
         return rows, const
@@ -96,12 +96,10 @@ class _Rows:
         return rows, np.ones(len(t))
 
     def nodes(self, x: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
-        k = self.K @ x[:1 + self.ny] + self.k0
-        k[-1] = 0.0
-        return float(x[0]), k, np.array(x[1 + self.ny:], dtype=float)
+        return float(x[0]), self.K @ x[:1 + self.ny] + self.k0, np.array(x[1 + self.ny:], dtype=float)
 
 
-def _node_map(N: int, M: int, coarse: tuple[int, int] | None) -> tuple[np.ndarray, np.ndarray]:
+def node_map(N: int, M: int, coarse: tuple[int, int] | None) -> tuple[np.ndarray, np.ndarray]:
     """Return (K, k0) with nodes k_0 .. k_M = K (L, y) + k0: j h - L for j <= N, y - L at knots, else interpolated."""
     c0, step = coarse if coarse is not None else (M, 1)
     if not (N <= c0 <= M and step >= 1 and (M - c0) % step == 0):
@@ -147,10 +145,12 @@ def local_minima(f, lo: float, hi: float, points: int, below: float) -> np.ndarr
 
 def solve(N: int, M: int, *, mass: bool = True, margin: float = 1e-6, grid_factor: int = 16, max_rounds: int = 40,
           deadline: float | None = None, at: tuple[int, ...] | None = None, method: str = "highs-ipm",
-          coarse: tuple[int, int] | None = None, log=None) -> DualLp | None:
+          coarse: tuple[int, int] | None = None, log: Callable[[DualLp, int], None] | None = None) -> DualLp | None:
     """Return the LP optimum for h = 1/N and A = M/N, or None if infeasible or past the deadline.
 
-    Masses sit at alpha = b h for b in `at` (default: one at alpha = 1 if `mass`, else none).
+    Masses sit at alpha = b h for b in `at` (default: one at alpha = 1 if `mass`, else none);
+    `coarse` = (c0, s) ties the nodes beyond c0 to knots s apart (node_map); `log(result, rows)`
+    is called after every round (benchmarks).
     """
     at = tuple(at) if at is not None else ((N,) if mass else ())
     heavy = len(at) > 1  # a single mass keeps w < 1/2 as a bound; several need a(t) >= margin rows

@@ -1,6 +1,6 @@
 """Local proposer for `pair-correlation-rh-ceiling`: the LP dual, rationalised and backed off until certified.
 
-Configurations (1/h, A, A_w) are tried in order of size, each with point masses at alpha = 1, 3/2,
+Configurations (1/h, A, A_w, tail) are tried in the order of CONFIGS, each with point masses at alpha = 1, 3/2,
 2, ..., A_w (the half-integers, where the LP with a mass at every grid point puts its weight; their
 sum is about 2-3, far above the 1/2 a single mass allows, and a(t) >= 0 is certified instead), or with
 A_w = 0 one mass at alpha = 1 (weight just below 1/2). Masses beyond A carry almost no weight in
@@ -277,7 +277,7 @@ class CeilingProposer(Proposer):
             c, _, how = got
             payload = c.payload()
             if (roof is None or c.ceiling <= roof) and payload_sha(payload) not in ctx.seen:
-                return [Proposal(payload, self.name, {"h": fraction_str(c.h), "A": fraction_str(c.A),
-                                                      "masses_up_to": Aw, "lp_tail": None if tail is None else list(tail),
-                                                      "how": how, "seed": self.seed})]
+                meta = {"h": fraction_str(c.h), "A": fraction_str(c.A), "masses_up_to": Aw,
+                        "lp_tail": None if tail is None else list(tail), "how": how, "seed": self.seed}
+                return [Proposal(payload, self.name, meta)]
         return []
