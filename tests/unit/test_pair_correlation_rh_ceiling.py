@@ -17,7 +17,7 @@ from mathloop.targets.pair_correlation_rh_ceiling import conditions, lp
 from mathloop.targets.pair_correlation_rh_ceiling.arb_positivity import DualFunction, certify_dual_positive
 from mathloop.targets.pair_correlation_rh_ceiling.candidate import DualCandidate, Mass
 from mathloop.targets.pair_correlation_rh_ceiling.cross_check import f_mpmath
-from mathloop.targets.pair_correlation_rh_ceiling.proposer import (back_off, convex_combination, lp_tail, mass_points,
+from mathloop.targets.pair_correlation_rh_ceiling.proposer import (CONFIGS, back_off, convex_combination, lp_tail, mass_points,
                                                                   mixing_weights, rationalise, refine)
 
 
@@ -398,6 +398,14 @@ def test_coarse_tail_lp_certifies_as_rationalised_and_costs_little(target):
 def test_a_coarse_tail_that_does_not_fit_the_grid_is_refused(N, A, tail):
     with pytest.raises(ValueError, match="coarse tail"):
         lp_tail(N, A, tail)
+
+
+def test_every_shipped_configuration_fits_the_contract_and_its_tail_fits_its_grid(target):
+    proposer = target.local_proposer(0)
+    for N, A, Aw, tail in CONFIGS:
+        assert proposer._fits(N, A, Aw), (N, A, Aw)
+        coarse = lp_tail(N, A, tail)
+        assert coarse is None or lp.node_map(N, N * A, coarse)[0].shape[1] < N * A - N  # fewer columns than free nodes
 
 
 @pytest.mark.slow
