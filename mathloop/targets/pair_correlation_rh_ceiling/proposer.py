@@ -7,8 +7,8 @@ A_w = 0 one mass at alpha = 1 (weight just below 1/2). Masses beyond A carry alm
 the LP (measured at (1/10, 20): A_w = 40 gives 0.6811548, A_w = 20 gives 0.6811587), so the
 1/h = 20 configurations take A_w = A, which halves the highest frequency and so the LP's rows and
 the Arb cells. A configuration may give the LP a coarse tail (alpha_c, n): nodes beyond alpha_c are
-the linear interpolation of knots 1/n apart (lp.solve's `coarse`), which cuts (1/20, 40) from 780
-node columns to ~205 and makes its cutting-plane rounds converge (they stall with every node free);
+the linear interpolation of knots 1/n apart (lp.solve's `coarse`), which cuts (1/20, 40) from 779
+node columns to 219 and makes its cutting-plane rounds converge (they stall with every node free);
 the candidate still lists every node of the fine grid and the checker is unchanged. For each, the LP optimum
 (lp.solve with a small margin and a bounded number of cutting-plane rounds) is rounded to multiples
 of 10^-12 (L rounded down, nodes on [0, 1] then exactly j h - L, the other nodes clamped to >= -L,
