@@ -55,7 +55,8 @@ def session(limit: float) -> None:
 
 def configs(specs: list[str]) -> None:
     """Print, per "1/h,A,masses[,alpha_c:n]" (masses: nomass, 1 = one mass at alpha = 1, or A_w = masses at 1, 3/2,
-    ..., A_w; alpha_c:n = in the LP, nodes beyond alpha_c interpolate knots 1/n apart), the LP ceiling (optimistic) and the certified ceiling the proposer's own search reaches, with times."""
+    ..., A_w; alpha_c:n = in the LP, nodes beyond alpha_c interpolate knots 1/n apart), the LP ceiling
+    (optimistic) and the certified ceiling the proposer's own search reaches, with times."""
     from mathloop.contract.load import load_contract
     from mathloop.targets import build_target
     from mathloop.targets.pair_correlation_rh_ceiling import lp
