@@ -1,7 +1,7 @@
 """Benchmark of `pair-correlation-rh-ceiling`: the bracket width over time and over (h, A, masses).
 
     python tests/benchmarks/bench_ceiling.py session [time_limit_s]    # a real session in a temp store
-    python tests/benchmarks/bench_ceiling.py configs [1/h,A[,nomass|1|A_w] ...]
+    python tests/benchmarks/bench_ceiling.py configs [1/h,A[,nomass|1|A_w[,alpha_c:n]] ...]
 
 `session` runs the local proposer through the loop (checks in a child process, real SQLite store)
 and prints, at every commit, the elapsed time, the certified ceiling and the bracket width against
@@ -20,7 +20,7 @@ from pathlib import Path
 
 PRIMAL = Fraction(6792816128, 10**10)  # rounded down: the bracket width printed is an upper bound
 DEFAULT_CONFIGS = ("10,3,nomass", "10,3,1", "10,6,1", "20,6,1", "10,3,6", "10,6,12", "10,10,10", "10,20,20",
-                   "20,20,20", "20,30,30")
+                   "20,20,20,5:5", "20,30,30,10:5", "20,40,40,5:5")
 
 
 def session(limit: float) -> None:
@@ -54,41 +54,45 @@ def session(limit: float) -> None:
 
 
 def configs(specs: list[str]) -> None:
-    """Print, per "1/h,A,masses" (masses: nomass, 1 = one mass at alpha = 1, or A_w = masses at 1, 3/2, ..., A_w),
-    the LP ceiling (optimistic) and the certified ceiling the proposer's own search reaches, with times."""
+    """Print, per "1/h,A,masses[,alpha_c:n]" (masses: nomass, 1 = one mass at alpha = 1, or A_w = masses at 1, 3/2,
+    ..., A_w; alpha_c:n = in the LP, nodes beyond alpha_c interpolate knots 1/n apart), the LP ceiling
+    (optimistic) and the certified ceiling the proposer's own search reaches, with times."""
     from mathloop.contract.load import load_contract
     from mathloop.targets import build_target
     from mathloop.targets.pair_correlation_rh_ceiling import lp
-    from mathloop.targets.pair_correlation_rh_ceiling.proposer import (GRID_FACTOR, TIGHT_MARGIN, TIGHT_ROUNDS, mass_points,
-                                                                      prescreen, rationalise)
+    from mathloop.targets.pair_correlation_rh_ceiling.proposer import (GRID_FACTOR, TIGHT_MARGIN, TIGHT_ROUNDS, lp_tail,
+                                                                      mass_points, prescreen, rationalise)
 
     target = build_target(load_contract("pair-correlation-rh-ceiling"))
     proposer = target.local_proposer(0)
-    print(f"{'1/h':>4} {'A':>3} {'masses':>8} {'LP ceiling':>13} {'certified':>13} {'width':>11} {'total s':>7}  how")
+    print(f"{'1/h':>4} {'A':>3} {'masses':>16} {'LP ceiling':>13} {'certified':>13} {'width':>11} {'total s':>7}  how")
     for spec in specs:
         parts = spec.split(",")
         N, A = int(parts[0]), int(parts[1])
         kind = parts[2] if len(parts) > 2 else "1"
+        tail = tuple(int(x) for x in parts[3].split(":")) if len(parts) > 3 else None
         at = () if kind == "nomass" else mass_points(N, 0 if kind == "1" else int(kind))
-        label = "none" if kind == "nomass" else ("at 1" if kind == "1" else f"1..{kind}")
+        label = ("none" if kind == "nomass" else ("at 1" if kind == "1" else f"1..{kind}")) + (
+            f" tail {tail[0]}:{tail[1]}" if tail else "")
         t0 = time.perf_counter()
         if kind == "nomass":
-            res = lp.solve(N, N * A, margin=TIGHT_MARGIN, at=at, grid_factor=GRID_FACTOR, max_rounds=TIGHT_ROUNDS)
+            res = lp.solve(N, N * A, margin=TIGHT_MARGIN, at=at, grid_factor=GRID_FACTOR, max_rounds=TIGHT_ROUNDS,
+                           coarse=lp_tail(N, A, tail))
             lp_ceiling = None if res is None else res.ceiling
             c = None if res is None else rationalise(res)
             got = (c, "LP margin") if c is not None and prescreen(c, target.max_cells) else None
         else:
-            got = proposer._search(N, A, 0 if kind == "1" else int(kind), None)
-            lp_ceiling = proposer.lp_ceilings.get((N, A, 0 if kind == "1" else int(kind)))
+            got = proposer._search(N, A, 0 if kind == "1" else int(kind), None, tail=tail)
+            lp_ceiling = proposer.lp_ceilings.get((N, A, 0 if kind == "1" else int(kind), tail))
         total = time.perf_counter() - t0
         if lp_ceiling is None:
-            print(f"{N:>4} {A:>3} {label:>8}  LP failed ({total:.1f} s)")
+            print(f"{N:>4} {A:>3} {label:>16}  LP failed ({total:.1f} s)")
             continue
         if got is None:
-            print(f"{N:>4} {A:>3} {label:>8} {lp_ceiling:13.10f}  no certified dual ({total:.1f} s)")
+            print(f"{N:>4} {A:>3} {label:>16} {lp_ceiling:13.10f}  no certified dual ({total:.1f} s)")
             continue
         c, how = got
-        print(f"{N:>4} {A:>3} {label:>8} {lp_ceiling:13.10f} {float(c.ceiling):13.10f} "
+        print(f"{N:>4} {A:>3} {label:>16} {lp_ceiling:13.10f} {float(c.ceiling):13.10f} "
               f"{float(c.ceiling - PRIMAL):11.8f} {total:7.1f}  {how}", flush=True)
 
 if __name__ == "__main__":

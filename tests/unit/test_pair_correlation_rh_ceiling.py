@@ -17,8 +17,8 @@ from mathloop.targets.pair_correlation_rh_ceiling import conditions, lp
 from mathloop.targets.pair_correlation_rh_ceiling.arb_positivity import DualFunction, certify_dual_positive
 from mathloop.targets.pair_correlation_rh_ceiling.candidate import DualCandidate, Mass
 from mathloop.targets.pair_correlation_rh_ceiling.cross_check import f_mpmath
-from mathloop.targets.pair_correlation_rh_ceiling.proposer import (back_off, convex_combination, mass_points, mixing_weights,
-                                                                  rationalise, refine)
+from mathloop.targets.pair_correlation_rh_ceiling.proposer import (CONFIGS, back_off, convex_combination, lp_tail, mass_points,
+                                                                  mixing_weights, rationalise, refine)
 
 
 @pytest.fixture(scope="module")
@@ -360,3 +360,59 @@ def test_back_off_partners_are_the_head_and_the_seed_refined_where_they_fit(targ
     assert partners[0][0].L == lp_dual.L and partners[1][0].L == F(1241, 1000)
     coarse = refine(target.parse(seed), 5, F(2), (F(1),))  # a head on a finer grid than the LP's does not refine
     assert [name for _, name in proposer._inners(coarse, lp_dual.payload())] == ["the seed"]
+
+
+def test_coarse_tail_nodes_interpolate_the_knots_and_stay_above_minus_L():
+    N, M, c0, step = 5, 30, 15, 3  # h = 1/5, A = 6, knots beyond alpha = 3 spaced 3/5
+    K, k0 = lp.node_map(N, M, (c0, step))
+    rng = np.random.default_rng(0)
+    L = 1.3
+    y = rng.uniform(0.0, 2.0, K.shape[1] - 1)
+    k = K @ np.concatenate([[L], y]) + k0
+    assert K.shape[1] == 1 + (c0 - N) + (M - c0) // step - 1  # L, the fine nodes N < j <= c0, the knots before M
+    assert np.allclose(k[:N + 1], np.arange(N + 1) / N - L) and k[M] == 0
+    knots = np.arange(c0, M + 1, step)
+    assert np.allclose(k[c0:], np.interp(np.arange(c0, M + 1), knots, k[knots]))  # linear between knots
+    assert np.allclose(k[N + 1:c0 + 1], y[:c0 - N] - L)
+    zero = K @ np.concatenate([[L], np.zeros_like(y)]) + k0  # y = 0 at every knot: k = -L there, interpolation >= -L
+    assert zero[N:].min() >= -L - 1e-12
+    Kf, kf = lp.node_map(N, M, None)  # no tail: every node N < j < M is its own column
+    assert Kf.shape[1] == M - N and np.allclose(Kf[N + 1:M, 1:], np.eye(M - N - 1))
+    with pytest.raises(ValueError, match="coarse tail"):
+        lp.node_map(N, M, (16, 3))
+
+
+def test_coarse_tail_lp_certifies_as_rationalised_and_costs_little(target):
+    full = lp.solve(10, 60, margin=1e-5, at=mass_points(10, 12), grid_factor=4)
+    tail = lp.solve(10, 60, margin=1e-5, at=mass_points(10, 12), grid_factor=4, coarse=(30, 2))
+    assert 0 <= tail.ceiling - full.ceiling < 1e-3  # fewer columns: a slightly weaker LP, never a better one
+    c = rationalise(tail)
+    assert c.N == 10 and len(c.nodes) == 61  # the candidate is still on the fine grid; only the LP was smaller
+    ev = target.check(None, target.parse(c.payload()))
+    assert all(r.rank == 0 for r in ev.results) and ev.bounds["ceiling"] == c.ceiling
+    ev = target.check(None, target.parse(with_L(c, c.L + F(1, 10**4)).payload()))
+    assert verdicts(ev)["dual-nonnegative"] is Verdict.REFUTED and not ev.bounds
+
+
+@pytest.mark.parametrize("N, A, tail", [(10, 6, (3, 3)), (10, 6, (6, 5)), (10, 6, (0, 5))])
+def test_a_coarse_tail_that_does_not_fit_the_grid_is_refused(N, A, tail):
+    with pytest.raises(ValueError, match="coarse tail"):
+        lp_tail(N, A, tail)
+
+
+def test_every_shipped_configuration_fits_the_contract_and_its_tail_fits_its_grid(target):
+    proposer = target.local_proposer(0)
+    for N, A, Aw, tail in CONFIGS:
+        assert proposer._fits(N, A, Aw), (N, A, Aw)
+        coarse = lp_tail(N, A, tail)
+        assert coarse is None or lp.node_map(N, N * A, coarse)[0].shape[1] < N * A - N  # fewer columns than free nodes
+
+
+@pytest.mark.slow
+def test_the_coarse_tail_lp_at_one_twentieth_certifies_a_ceiling_at_most_0_68(target):
+    # the moonshot of issue 15: 1/h = 20, A = 40, masses at 1, 3/2, ..., 40, tail knots 1/5 apart beyond 5
+    proposer = target.local_proposer(0)
+    c, how = proposer._search(20, 40, 40, None, tail=(5, 5))
+    assert c.ceiling <= F(68, 100) and c.N == 20 and len(c.nodes) == 801
+    ev = target.check(None, target.parse(c.payload()))
+    assert all(r.rank == 0 for r in ev.results) and ev.bounds["ceiling"] == c.ceiling <= F(68, 100)

@@ -7,12 +7,14 @@ at alpha = 1, w < 1/2 as a bound; with several, a(t) = 1 + 2 sum w_i cos(2 pi b_
 constraints on [0, 1/2]). Nodes j <= N are j h - L (condition (i)); k_M = 0. Condition (iii) is
 imposed at the points t of [0, 1] (the exact period of f with masses on the grid, see the package
 docstring) of a grid plus cutting planes: the local minima of f (and of a), refined by zooming,
-wherever they are < margin/2 (HiGHS via scipy.optimize.linprog).
+wherever they are < margin/2 (HiGHS via scipy.optimize.linprog). With `coarse` = (c0, s) the
+nodes beyond c0 are tied to knots s apart (see _Rows): fewer columns, the same kind of k.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -63,37 +65,60 @@ def a_values(t: np.ndarray, weights, at) -> np.ndarray:
 
 
 class _Rows:
-    """Constraint rows of f(t) >= margin (and a(t) >= margin) in the LP variables (L, y, w)."""
+    """Constraint rows of f(t) >= margin (and a(t) >= margin) in the LP variables (L, y, w).
 
-    def __init__(self, N: int, M: int, at: tuple[int, ...]) -> None:
+    y are the free nodes N < j < M, or with a coarse tail (`coarse` = (c0, s)) the nodes
+    N < j <= c0 and the knots c0 + s, c0 + 2 s, ... < M: nodes between knots are their linear
+    interpolation (k_M = 0), so k is still piecewise linear on hZ and y >= 0 at the knots gives
+    k >= -L everywhere; only the LP has fewer columns.
+    """
+
+    def __init__(self, N: int, M: int, at: tuple[int, ...], coarse: tuple[int, int] | None = None) -> None:
         self.N, self.M, self.at = N, M, np.array(at, dtype=int)
         self.h = 1.0 / N
-        self.free = np.arange(N + 1, M)
-        self.nv = 1 + len(self.free) + len(at)
+        self.K, self.k0 = node_map(N, M, coarse)
+        self.ny = self.K.shape[1] - 1
+        self.nv = 1 + self.ny + len(at)
 
     def build(self, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        h, N = self.h, self.N
         s = np.sinc(t) ** 2
-        line = np.arange(N + 1)
-        eps = np.where(line == 0, 1.0, 2.0)
-        C = np.cos(2 * np.pi * np.outer(t, line)) * eps
-        Ct = 2.0 * np.cos(2 * np.pi * np.outer(t, self.free))
+        j = np.arange(self.M + 1)
+        C = np.cos(2 * np.pi * np.outer(t, j)) * np.where(j == 0, 1.0, 2.0)
         rows = np.zeros((len(t), self.nv))
-        const = 1.0 + h * s * (C @ (line * h))
-        rows[:, 0] = -h * s * (C.sum(1) + Ct.sum(1))
-        rows[:, 1:1 + len(self.free)] = h * s[:, None] * Ct
-        rows[:, 1 + len(self.free):] = 2.0 * np.cos(2 * np.pi * np.outer(t, self.at))
+        rows[:, :1 + self.ny] = self.h * s[:, None] * (C @ self.K)  # columns (L, y)
+        const = 1.0 + self.h * s * (C @ self.k0)
+        rows[:, 1 + self.ny:] = 2.0 * np.cos(2 * np.pi * np.outer(t, self.at))
         return rows, const
 
     def build_a(self, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         rows = np.zeros((len(t), self.nv))
-        rows[:, 1 + len(self.free):] = 2.0 * np.cos(2 * np.pi * np.outer(t, self.at))
+        rows[:, 1 + self.ny:] = 2.0 * np.cos(2 * np.pi * np.outer(t, self.at))
         return rows, np.ones(len(t))
 
     def nodes(self, x: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
-        L = float(x[0])
-        k = np.concatenate([np.arange(self.N + 1) * self.h - L, x[1:1 + len(self.free)] - L, [0.0]])
-        return L, k, np.array(x[1 + len(self.free):], dtype=float)
+        return float(x[0]), self.K @ x[:1 + self.ny] + self.k0, np.array(x[1 + self.ny:], dtype=float)
+
+
+def node_map(N: int, M: int, coarse: tuple[int, int] | None) -> tuple[np.ndarray, np.ndarray]:
+    """Return (K, k0) with nodes k_0 .. k_M = K (L, y) + k0: j h - L for j <= N, y - L at knots, else interpolated."""
+    c0, step = coarse if coarse is not None else (M, 1)
+    if not (N <= c0 <= M and step >= 1 and (M - c0) % step == 0):
+        raise ValueError("coarse tail needs N <= c0 <= M and M - c0 a multiple of the step")
+    knots = list(range(N + 1, min(c0 + 1, M))) + list(range(c0 + step, M, step))
+    K = np.zeros((M + 1, 1 + len(knots)))
+    k0 = np.zeros(M + 1)
+    K[:N + 1, 0] = -1.0
+    k0[:N + 1] = np.arange(N + 1) / N
+    for i, j in enumerate(knots):
+        K[j, 1 + i], K[j, 0] = 1.0, -1.0
+    for j in range(c0 + 1, M):  # between knots a < j < b (k_M = 0): the linear interpolation
+        a = c0 + ((j - c0) // step) * step
+        if a == j:
+            continue
+        th = (j - a) / step
+        K[j] = (1 - th) * K[a] + th * K[a + step]
+        k0[j] = (1 - th) * k0[a] + th * k0[a + step]
+    return K, k0
 
 
 def mass_points(N: int, spacing: int, last: int) -> tuple[int, ...]:
@@ -119,18 +144,21 @@ def local_minima(f, lo: float, hi: float, points: int, below: float) -> np.ndarr
 
 
 def solve(N: int, M: int, *, mass: bool = True, margin: float = 1e-6, grid_factor: int = 16, max_rounds: int = 40,
-          deadline: float | None = None, at: tuple[int, ...] | None = None, method: str = "highs-ipm") -> DualLp | None:
+          deadline: float | None = None, at: tuple[int, ...] | None = None, method: str = "highs-ipm",
+          coarse: tuple[int, int] | None = None, log: Callable[[DualLp, int], None] | None = None) -> DualLp | None:
     """Return the LP optimum for h = 1/N and A = M/N, or None if infeasible or past the deadline.
 
-    Masses sit at alpha = b h for b in `at` (default: one at alpha = 1 if `mass`, else none).
+    Masses sit at alpha = b h for b in `at` (default: one at alpha = 1 if `mass`, else none);
+    `coarse` = (c0, s) ties the nodes beyond c0 to knots s apart (node_map); `log(result, rows)`
+    is called after every round (benchmarks).
     """
     at = tuple(at) if at is not None else ((N,) if mass else ())
     heavy = len(at) > 1  # a single mass keeps w < 1/2 as a bound; several need a(t) >= margin rows
-    rows = _Rows(N, M, at)
+    rows = _Rows(N, M, at, coarse)
     c = np.zeros(rows.nv)
     c[0] = -1.0
     w_bound = (0.0, W_MAX) if heavy else (0.0, 0.5 - W_GAP)
-    bounds = [(0.0, 3.0)] + [(0.0, Y_MAX)] * len(rows.free) + [w_bound] * len(at)
+    bounds = [(0.0, 3.0)] + [(0.0, Y_MAX)] * rows.ny + [w_bound] * len(at)
     top = max([M] + list(at))
     t = np.linspace(0.0, 1.0, grid_factor * top + 1)
     ta = np.linspace(0.0, 0.5, grid_factor * top // 2 + 1) if heavy else np.zeros(0)
@@ -163,6 +191,8 @@ def solve(N: int, M: int, *, mass: bool = True, margin: float = 1e-6, grid_facto
         cuts_a = local_minima(fa, 0.0, 0.5, 8 * top + 1, 0.5 * margin) if heavy else np.zeros(0)
         lows = [f(t).min()] + ([f(cuts).min()] if len(cuts) else []) + ([fa(cuts_a).min()] if len(cuts_a) else [])
         result = DualLp(N, M, L, k, w, rnd + 1, float(min(lows)), at)
+        if log is not None:
+            log(result, len(t) + len(ta))
         if len(cuts) == 0 and len(cuts_a) == 0:
             return result
         near = np.outer(cuts, np.ones(3)) + np.arange(-1, 2) / (NEAR * top)  # pin each minimum's neighbourhood
