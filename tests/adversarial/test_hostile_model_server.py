@@ -19,6 +19,8 @@ from mathloop.propose.base import StopSession
 from tests.support.hostile_server import HostileServer, Seen, Wire, completion_body, gzip_bomb, head, reply, send_json
 from tests.unit.test_openai_proposer import GOOD, context, proposer
 
+pytestmark = pytest.mark.slow  # many real-deadline HTTP exchanges (~11 s): CI's second tier runs it
+
 TIMEOUT = 0.6
 MARGIN = 1.5  # seconds past the request timeout that a case may take (thread and socket scheduling)
 

@@ -15,6 +15,8 @@ from mathloop.store.repository import Repository
 from tests.integration.cli import invoke
 from tests.unit.test_openai_proposer import FakeChatServer, completion, good
 
+pytestmark = pytest.mark.slow  # whole bench runs in fresh stores (~5 s): CI's second tier runs it
+
 BETTER = {"P": ["0", "1"], "Q": ["1", "-1"], "R": "6/5"}
 
 

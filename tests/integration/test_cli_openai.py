@@ -2,12 +2,15 @@
 
 import json
 
+import pytest
+
 from tests.integration.cli import invoke, mathloop_json
 from tests.unit.test_openai_proposer import FakeChatServer, Reply, completion, good
 
 BETTER = {"P": ["0", "1"], "Q": ["1", "-1"], "R": "6/5"}  # a real improvement on the seed at θ = 4/7 − 10⁻⁹
 
 
+@pytest.mark.slow  # a whole CLI session against a real HTTP model server (~6 s)
 def test_model_session_records_every_reply_and_commits_only_through_the_gate(tmp_path, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-cli-secret-123")
     db = str(tmp_path / "m.db")

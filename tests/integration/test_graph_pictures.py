@@ -15,6 +15,8 @@ from mathloop.store.repository import Repository
 from tests.integration.cli import invoke, mathloop
 from tests.support.clz import small_contract
 
+pytestmark = pytest.mark.slow  # real sessions and graphviz renders (~11 s); CI's second tier runs them
+
 
 @pytest.fixture(scope="module")
 def lc_store(tmp_path_factory):

@@ -158,6 +158,7 @@ def test_without_any_lean_commits_are_unavailable_never_checked_and_the_rest_wor
     assert mathloop("export", "levinson-conrey", "--db", db, "--lean", str(tmp_path / "x"), env=NO_LEAN).returncode == 0
 
 
+@pytest.mark.slow  # several CLI subprocesses (~5 s)
 def test_no_lean_leaves_commits_pending(tmp_path):
     db = str(tmp_path / "p.db")
     proc = mathloop("run", "levinson-conrey", "--db", db, "--budget", "2", "--no-progress", "--no-lean")

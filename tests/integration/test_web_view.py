@@ -18,6 +18,8 @@ from mathloop.web.readonly import readonly_engine
 from tests.integration.cli import invoke, mathloop
 from tests.integration.web_server import serving
 
+pytestmark = pytest.mark.slow  # a real session and a served store per module (~8 s): CI's second tier runs it
+
 EVIL = '<script>alert("payload")</script><img src=x onerror=alert(1)>'
 
 
