@@ -104,7 +104,7 @@ def run(
     except (ValueError, OSError) as e:
         repo.end_session(session_id, f"executor unavailable: {e}")
         fail(f"--executor: {e}", 2)
-    samples = max(samples, pool.in_flight) if pool else samples  # keep >= 2x the workers' capacity in flight
+    samples = max(samples, pool.in_flight) if pool else samples  # keep enough in flight that no worker waits (Executor.in_flight)
     worker = LeanWorker(repo.engine, contract.sha256, tgt) if lean else None
     session = Session(contract, repo, runner, session_id,
                       on_commit=(lambda c, ev: worker.submit(c.hash, ev)) if worker is not None else None,
