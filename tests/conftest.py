@@ -9,7 +9,7 @@ import pytest
 from hypothesis import settings
 
 from mathloop.targets import registry
-from mathloop.contract import load_contract
+from mathloop.targets import load_contract
 from mathloop.store.engine import make_engine
 from mathloop.store.repository import Repository
 from tests.support.toy_target import TOY_CONTRACT

@@ -31,7 +31,8 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from mathloop import __version__
-from mathloop.contract import Contract, ContractError, load_contract
+from mathloop.contract import Contract, ContractError
+from mathloop.targets import load_contract
 from mathloop.domain import canonical_json, sha256_hex
 from mathloop.env.rewards import RewardTable
 from mathloop.propose.chat import check_base_url

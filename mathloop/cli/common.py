@@ -10,7 +10,8 @@ from typing import Any, NoReturn, Optional
 import typer
 from rich.console import Console
 
-from mathloop.contract import Contract, ContractError, load_contract, load_file
+from mathloop.contract import Contract, ContractError
+from mathloop.targets import load_contract, load_file
 from mathloop.domain import Direction
 from mathloop.search.gate import bound_specs, decimal
 from mathloop.store.engine import StoreError, make_engine

@@ -6,7 +6,8 @@ import typer
 from rich.table import Table
 
 from mathloop.cli.common import console, print_json
-from mathloop.contract import ContractError, load_contract
+from mathloop.contract import ContractError
+from mathloop.targets import load_contract
 from mathloop.targets import shipped_contracts
 
 

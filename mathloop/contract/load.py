@@ -1,9 +1,8 @@
-"""Load a contract (shipped package data, or a user file named explicitly) into a validated Contract."""
+"""Parse a contract's TOML into a Contract and validate it as a contract (the target's own rules are above)."""
 
 from __future__ import annotations
 
 import json
-import os
 import tomllib
 from dataclasses import replace
 from fractions import Fraction
@@ -20,50 +19,27 @@ _BOUND_KEYS = {"name", "direction", "min_improvement", "class_maximum", "class_m
 MAX_CONTRACT_BYTES = 1_000_000
 
 
-def load_contract(name_or_path: str | Path) -> Contract:
-    """Return the validated contract: a shipped one by target name, or a user file by path.
-
-    A name (a file stem) is looked up among the contracts the installed targets ship
-    (package data of the distributions registered under the `mathloop.targets` entry points);
-    a path (ends in .toml or contains a separator) is read as a user contract. No directory is
-    ever searched: a user contract is used only when named.
-
-    Raises:
-        ContractError: unknown name, unreadable file, bad TOML, unknown/missing keys, bad values,
-            a cycle, an unknown dependency or checker, a required obligation missing or changed,
-            or target-specific parameter errors.
-    """
-    text = str(name_or_path)
-    if isinstance(name_or_path, Path) or text.endswith(".toml") or os.sep in text or "/" in text:
-        return load_file(Path(name_or_path))
-    from mathloop.targets.registry import shipped_contract  # late: targets import the contract model
-
-    shipped = shipped_contract(text)
-    path = Path(str(shipped.resource))
-    try:
-        raw = shipped.resource.read_bytes()
-    except OSError as e:
-        raise ContractError(path, "<file>", f"cannot read: {e.strerror}") from None
-    contract = _validated(path, raw, source="package", package=shipped.distribution)
-    if contract.target != shipped.implementation:
-        raise ContractError(path, "target.implementation", f"{contract.target!r} differs from the entry point "
-                                                            f"{shipped.implementation!r} that ships this contract")
-    return contract
-
-
-def load_file(path: Path) -> Contract:
-    """Return the validated user contract read from `path` (source "file"). Raises ContractError."""
+def read_contract_file(path: Path) -> bytes:
+    """Return the bytes of the user contract at `path` (at most MAX_CONTRACT_BYTES + 1). Raises ContractError."""
     if not path.is_file():
         raise ContractError(path, "<file>", "no such contract file")
     try:
         with path.open("rb") as f:
-            raw = f.read(MAX_CONTRACT_BYTES + 1)
+            return f.read(MAX_CONTRACT_BYTES + 1)
     except OSError as e:
         raise ContractError(path, "<file>", f"cannot read: {e.strerror}") from None
-    return _validated(path, raw, source="file", package=None)
 
 
-def _validated(path: Path, raw_bytes: bytes, *, source: str, package: str | None) -> Contract:
+def parse_contract(path: Path, raw_bytes: bytes, *, source: str, package: str | None) -> Contract:
+    """Return the contract parsed from TOML bytes and validated as a contract (keys, values, DAG, seed present).
+
+    What a target needs from it (required obligations, floors, checkers, parameters, seed) is checked by
+    the target, above this layer: `mathloop.targets.load_contract` does both.
+
+    Raises:
+        ContractError: too large, bad UTF-8 or TOML, unknown/missing keys, bad values, a cycle, an unknown
+            dependency.
+    """
     if len(raw_bytes) > MAX_CONTRACT_BYTES:
         raise ContractError(path, "<file>", f"larger than {MAX_CONTRACT_BYTES} bytes")
     try:
@@ -73,11 +49,7 @@ def _validated(path: Path, raw_bytes: bytes, *, source: str, package: str | None
         raise ContractError(path, "<toml>", f"not valid TOML: {e}") from None
     except ValueError as e:  # e.g. an integer beyond Python's int-string digit limit
         raise ContractError(path, "<toml>", f"not readable: {str(e)[:200]}") from None
-    contract = replace(_build(path, text, data), source=source, package=package)
-    from mathloop.targets.registry import target_class  # late: targets import the contract model
-
-    target_class(contract.target, path).validate_contract(contract)
-    return contract
+    return replace(_build(path, text, data), source=source, package=package)
 
 
 def _positive_int(path: Path, limits: Mapping[str, Any], key: str, default: int | None, hi: int) -> int | None:

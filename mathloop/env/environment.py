@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
-from mathloop.contract import Contract, load_contract
+from mathloop.contract import Contract
+from mathloop.targets import load_contract
 from mathloop.domain import Label, fraction_str, sha256_hex
 from mathloop.env.checkers import CheckerPool
 from mathloop.search.gate import decide

@@ -100,7 +100,7 @@ def pair_of(contract: Contract) -> tuple[str, str, str, str, bool] | None:
 
 @lru_cache(maxsize=8)
 def _partner_contract(name: str) -> Contract | None:
-    from mathloop.contract.load import load_contract
+    from mathloop.targets import load_contract
 
     try:
         return load_contract(name)

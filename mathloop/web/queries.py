@@ -12,7 +12,8 @@ from typing import Any
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
-from mathloop.contract import Contract, ContractError, load_file
+from mathloop.contract import Contract, ContractError
+from mathloop.targets import load_file
 from mathloop.store.models import CandidateRow, CommitRow, ContractRow
 from mathloop.store.repository import Repository
 

@@ -24,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mathloop.contract import load_contract
+from mathloop.targets import load_contract
 from mathloop.contract.model import ContractError
 from mathloop.propose.base import Context
 from mathloop.propose.chat import ChatReply

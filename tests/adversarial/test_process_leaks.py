@@ -53,7 +53,7 @@ def kill_and_expect_nothing_left(proc: subprocess.Popen, tag: str, spare: set[in
 
 
 RUNNER_BODY = """
-from mathloop.contract import load_contract
+from mathloop.targets import load_contract
 from mathloop.search.runner import ProcessRunner
 if __name__ == "__main__":
     c = load_contract("toy.toml")
@@ -78,7 +78,7 @@ def test_checker_worker_dies_even_when_its_forkserver_is_kept_alive(tmp_path):
     # worker's parent-death signal never fires: the lifeline alone must bring the worker down.
     body = """
     import multiprocessing as mp
-    from mathloop.contract import load_contract
+    from mathloop.targets import load_contract
     from mathloop.search.runner import ProcessRunner
     def idle():
         time.sleep(600)

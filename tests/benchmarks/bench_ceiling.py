@@ -24,7 +24,7 @@ DEFAULT_CONFIGS = ("10,3,nomass", "10,3,1", "10,6,1", "20,6,1", "10,3,6", "10,6,
 
 
 def session(limit: float) -> None:
-    from mathloop.contract.load import load_contract
+    from mathloop.targets import load_contract
     from mathloop.search.loop import Session, SessionLimits
     from mathloop.search.runner import ProcessRunner
     from mathloop.store.engine import make_engine
@@ -57,7 +57,7 @@ def configs(specs: list[str]) -> None:
     """Print, per "1/h,A,masses[,alpha_c:n]" (masses: nomass, 1 = one mass at alpha = 1, or A_w = masses at 1, 3/2,
     ..., A_w; alpha_c:n = in the LP, nodes beyond alpha_c interpolate knots 1/n apart), the LP ceiling
     (optimistic) and the certified ceiling the proposer's own search reaches, with times."""
-    from mathloop.contract.load import load_contract
+    from mathloop.targets import load_contract
     from mathloop.targets import build_target
     from mathloop.targets.pair_correlation_rh_ceiling import lp
     from mathloop.targets.pair_correlation_rh_ceiling.proposer import (GRID_FACTOR, TIGHT_MARGIN, TIGHT_ROUNDS, lp_tail,

@@ -21,7 +21,7 @@ from mathloop import targets  # noqa: E402
 
 targets.REGISTRY["toy"] = "tests.support.toy_target:ToyTarget"
 
-from mathloop.contract import load_contract  # noqa: E402
+from mathloop.targets import load_contract  # noqa: E402
 from mathloop.search.audit import audit_store  # noqa: E402
 from mathloop.search.runner import InProcessRunner  # noqa: E402
 from mathloop.store.checkpoint import take  # noqa: E402

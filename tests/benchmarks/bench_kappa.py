@@ -21,7 +21,7 @@ from math import comb
 
 import mpmath
 
-from mathloop.contract.load import load_contract
+from mathloop.targets import load_contract
 from mathloop.targets import build_target
 from mathloop.targets.levinson_conrey.certificate import GRID, verify_certificate
 from tests.support.contracts import shipped

@@ -14,7 +14,7 @@ import time
 
 import mpmath
 
-from mathloop.contract.load import load_contract
+from mathloop.targets import load_contract
 from mathloop.domain import Scores
 from mathloop.order import compare
 from mathloop.propose.base import Context, Head, payload_sha

@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from mathloop.contract.load import load_contract  # noqa: E402
+from mathloop.targets import load_contract  # noqa: E402
 from mathloop.domain import Scores  # noqa: E402
 from mathloop.order import compare  # noqa: E402
 from mathloop.propose.base import Context, Head, payload_sha  # noqa: E402

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from mathloop.bench.spec import load_spec
-from mathloop.contract import load_contract
+from mathloop.targets import load_contract
 from mathloop.domain import canonical_json, sha256_hex
 from mathloop.store.engine import make_engine
 from mathloop.store.repository import Repository

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mathloop.contract import load_contract
+from mathloop.targets import load_contract
 from tests.integration.browser import chromium, unavailable_reason
 from tests.integration.cli import ROOT, mathloop
 from tests.integration.web_server import serving

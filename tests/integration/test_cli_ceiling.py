@@ -30,7 +30,7 @@ def test_session_lowers_the_ceiling_and_both_statuses_show_the_bracket(tmp_path)
 def test_check_refuses_a_dual_below_the_primal_with_a_witness(tmp_path):
     from fractions import Fraction
 
-    from mathloop.contract.load import load_contract
+    from mathloop.targets import load_contract
 
     seed = dict(load_contract("pair-correlation-rh-ceiling").seed)
     L = Fraction(133, 100)  # ceiling 0.67 < 0.67928 (certified primal): no valid dual can exist

@@ -3,7 +3,7 @@
 import pytest
 from sqlalchemy import text
 
-from mathloop.contract import load_contract
+from mathloop.targets import load_contract
 from mathloop.search.audit import audit_store
 from mathloop.search.runner import InProcessRunner
 from mathloop.store.engine import make_engine

@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 from flint import arb
 
-from mathloop.contract.load import load_contract
+from mathloop.targets import load_contract
 from mathloop.domain import Scores
 from mathloop.order import compare
 from mathloop.propose.base import Context, Head, payload_sha

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mathloop.contract.load import load_contract
+from mathloop.targets import load_contract
 from mathloop.targets import build_target
 from mathloop.targets.critical_line_zeros import pool
 from mathloop.targets.critical_line_zeros.certificate import Prefix

@@ -20,7 +20,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from mathloop.contract.load import load_contract
+from mathloop.targets import load_contract
 from mathloop.search.loop import Session, SessionLimits
 from mathloop.search.runner import InProcessRunner
 from mathloop.store.engine import make_engine

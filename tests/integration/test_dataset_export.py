@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mathloop.contract import load_contract
+from mathloop.targets import load_contract
 from mathloop.env import Environment, StoreCommit
 from mathloop.export.dataset import COLUMNS, DATA_FILE, rows
 from mathloop.store.engine import make_engine

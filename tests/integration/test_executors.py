@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from mathloop.contract.load import load_contract
+from mathloop.targets import load_contract
 from mathloop.search.executors import LocalPool, executor_for
 from mathloop.search.loop import Session, SessionLimits
 from mathloop.search.runner import CheckOutcome, InProcessRunner

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mathloop.contract import load_contract
+from mathloop.targets import load_contract
 from mathloop.store.engine import make_engine
 from mathloop.store.repository import Repository
 from tests.integration.cli import invoke, mathloop

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 import pytest
 from sqlalchemy import text
 
-from mathloop.contract import load_contract
+from mathloop.targets import load_contract
 from mathloop.search.gate import decide
 from mathloop.search.loop import Session, SessionLimits
 from mathloop.search.runner import InProcessRunner

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from mathloop.contract import load_contract
+from mathloop.targets import load_contract
 from mathloop.store.engine import make_engine
 from mathloop.store.repository import Repository
 from mathloop.view.history import history

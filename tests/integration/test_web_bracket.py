@@ -10,7 +10,7 @@ from fractions import Fraction
 import httpx
 import pytest
 
-from mathloop.contract import load_contract
+from mathloop.targets import load_contract
 from tests.integration.browser import chromium, unavailable_reason
 from tests.integration.cli import invoke
 from tests.integration.web_server import serving

@@ -59,7 +59,7 @@ def race(tmp: Path, db: str, writers: int = 4, n: int = 40) -> Race:
         while not stop.is_set():
             try:
                 repo = repo or Repository(make_engine(db, create=False))
-                from mathloop.contract import load_contract
+                from mathloop.targets import load_contract
 
                 head = repo.head(load_contract(contract).sha256)
                 if head and (not result.heads or result.heads[-1][1] != head.hash):

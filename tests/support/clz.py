@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mathloop.contract import load_contract
+from mathloop.targets import load_contract
 from mathloop.targets import build_target
 from tests.support.contracts import shipped
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mathloop.targets.registry import shipped_contract
+from mathloop.targets.catalogue import shipped_contract
 
 
 def shipped(name: str) -> Path:

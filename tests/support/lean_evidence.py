@@ -65,7 +65,7 @@ def pc_evidence(even_coeffs: Sequence[str]) -> tuple[StubContract, Evidence]:
 
 def real_target_evidence(name: str, payload: Mapping[str, Any] | None = None) -> tuple[Any, Evidence]:
     """Return (contract, evidence) through the real contract file and target class."""
-    from mathloop.contract import load_contract
+    from mathloop.targets import load_contract
     from mathloop.targets import build_target
 
     contract = load_contract(name)

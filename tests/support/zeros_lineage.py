@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mathloop.contract import load_contract
+from mathloop.targets import load_contract
 from mathloop.search.loop import Session, SessionLimits
 from mathloop.search.runner import InProcessRunner
 from mathloop.store.engine import make_engine

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from mathloop.contract.load import load_contract
+from mathloop.targets import load_contract
 from mathloop.domain import Verdict
 from mathloop.targets import build_target
 from mathloop.targets.base import CheckerCrash, Malformed

@@ -15,7 +15,7 @@ from math import comb
 import mpmath
 import pytest
 
-from mathloop.contract import load_contract
+from mathloop.targets import load_contract
 from mathloop.domain import Verdict
 from mathloop.targets import build_target
 from mathloop.targets.base import Malformed

@@ -14,7 +14,7 @@ from fractions import Fraction as F
 import pytest
 import sympy
 
-from mathloop.contract import load_contract
+from mathloop.targets import load_contract
 from mathloop.domain import Verdict
 from mathloop.targets import build_target
 from mathloop.targets.base import Malformed

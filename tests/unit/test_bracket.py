@@ -6,7 +6,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from mathloop.contract.load import load_contract
+from mathloop.targets import load_contract
 from mathloop.domain import Label
 from mathloop.propose.base import Proposal
 from mathloop.search.bracket import bracket, guard

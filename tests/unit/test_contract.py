@@ -2,7 +2,8 @@
 
 import pytest
 
-from mathloop.contract import ContractError, load_contract
+from mathloop.contract import ContractError
+from mathloop.targets import load_contract
 from tests.support.toy_target import TOY_CONTRACT
 
 

@@ -10,7 +10,8 @@ from dataclasses import replace
 
 import pytest
 
-from mathloop.contract import ContractError, load_contract
+from mathloop.contract import ContractError
+from mathloop.targets import load_contract
 from mathloop.domain import Label
 from mathloop.search import runner as runner_mod
 from mathloop.store.engine import make_engine

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from fractions import Fraction as F
 
-from mathloop.contract import load_contract
+from mathloop.targets import load_contract
 from mathloop.store.engine import make_engine
 from mathloop.store.repository import Repository
 from mathloop.targets import build_target

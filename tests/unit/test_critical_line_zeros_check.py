@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from mathloop.contract.load import load_contract
+from mathloop.targets import load_contract
 from mathloop.contract.model import ContractError
 from mathloop.domain import Verdict
 from mathloop.targets.base import Malformed

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mathloop.contract.load import load_contract
+from mathloop.targets import load_contract
 from mathloop.domain import Verdict
 from mathloop.targets import build_target
 from tests.support.clz import small_contract

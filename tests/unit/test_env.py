@@ -223,7 +223,7 @@ def test_a_commit_of_another_contract_is_refused_by_name(tmp_path):
     db = str(tmp_path / "levinson.db")
     res = invoke("run", "levinson", "--db", db, "--budget", "1", "--no-progress", "--no-lean")
     assert res.exit_code == 0, res.stdout
-    from mathloop.contract import load_contract
+    from mathloop.targets import load_contract
 
     root = Repository(make_engine(db, create=False)).commits(load_contract("levinson").sha256)[0]
     with pytest.raises(ReferenceError, match=r"^commit: .* belongs to another contract"):

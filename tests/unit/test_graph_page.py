@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from mathloop.contract import load_contract
+from mathloop.targets import load_contract
 from mathloop.domain import Evidence, ObligationResult, Trust, Verdict
 from mathloop.export.graph import class_maximum_basis, node_statuses
 from mathloop.view.graph_data import GraphView

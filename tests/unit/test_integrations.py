@@ -96,7 +96,7 @@ def test_trl_signature_accepts_what_grpo_passes():
 
 def test_trl_parent_commit_column_scores_against_each_rows_parent(tmp_path):
     db, _ = _store_with_one_commit(tmp_path)
-    from mathloop.contract import load_contract
+    from mathloop.targets import load_contract
 
     commits = Repository(make_engine(db, create=False)).commits(load_contract("levinson-conrey").sha256)
     root, head = commits[0].hash, commits[1].hash
@@ -173,7 +173,7 @@ def test_verl_rows_round_trip_through_compute_score(tmp_path):
     db, _ = _store_with_one_commit(tmp_path)
     head = verl.rows("levinson-conrey", 1)[0]
     assert head["data_source"] == "mathloop/levinson-conrey" and head["prompt"][0]["role"] == "system"
-    from mathloop.contract import load_contract
+    from mathloop.targets import load_contract
 
     tip = Repository(make_engine(db, create=False)).head(load_contract("levinson-conrey").sha256)
     at_tip = verl.rows("levinson-conrey", 2, db=db, commit=tip.hash[:12])

@@ -120,6 +120,6 @@ def test_real_targets_render_through_lean_render_and_zeros_render_nothing():
         contract, ev = real_target_evidence(name)
         r = build_target(contract).lean_render(H1, ev)
         assert r is not None and scan(r.statement) == () and r.module == f"Certs.C{H1}"
-    from mathloop.contract import load_contract
+    from mathloop.targets import load_contract
 
     assert build_target(load_contract("critical-line-zeros")).lean_render(H1, ev) is None

@@ -7,7 +7,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from mathloop.contract.load import load_contract
+from mathloop.targets import load_contract
 from mathloop.domain import Label, Scores
 from mathloop.order import compare
 from mathloop.propose.base import Context, Head, Proposer, Rejection, payload_sha

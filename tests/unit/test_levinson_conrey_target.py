@@ -7,7 +7,7 @@ from fractions import Fraction as F
 import mpmath
 import pytest
 
-from mathloop.contract.load import load_contract
+from mathloop.targets import load_contract
 from mathloop.contract.model import ContractError
 from mathloop.domain import Label, Verdict
 from mathloop.search.gate import decide

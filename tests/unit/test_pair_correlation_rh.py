@@ -5,7 +5,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from mathloop.contract.load import load_contract
+from mathloop.targets import load_contract
 from mathloop.domain import Kind, Label, Scores, Verdict
 from mathloop.order import compare
 from mathloop.propose.base import Context, Head

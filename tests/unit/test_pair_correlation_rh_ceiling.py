@@ -6,7 +6,7 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
-from mathloop.contract.load import load_contract
+from mathloop.targets import load_contract
 from mathloop.domain import Kind, Label, Verdict
 from mathloop.domain import Head
 from mathloop.propose.base import Context

@@ -9,7 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 from mathloop.cli.app import app
-from mathloop.contract import ContractError, load_contract
+from mathloop.contract import ContractError
+from mathloop.targets import load_contract
 from mathloop.domain import Verdict
 from mathloop.search.gate import decide
 from mathloop.targets import build_target
