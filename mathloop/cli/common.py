@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, NoReturn, Optional
 
 import typer
+from rich.markup import escape
 from rich.console import Console
 
 from mathloop.contract import Contract, ContractError
@@ -25,7 +26,7 @@ DB_HELP = "Store: a SQLite file path or a SQLAlchemy URL (postgresql+psycopg://.
 
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print `error: message` to stderr and exit with `code` (2 = bad input, 1 = check failed)."""
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False, markup=True, soft_wrap=True)
+    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, markup=True, soft_wrap=True)
     raise typer.Exit(code)
 
 

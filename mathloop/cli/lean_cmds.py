@@ -1,4 +1,4 @@
-"""`mathloop doctor` (which Lean is here) and `mathloop lean-check` (pending commits, one file, or an export)."""
+"""`mathloop doctor` (which Lean is here, which targets load) and `mathloop lean-check` (pending commits, one file, or an export)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from mathloop.cli.common import DB_HELP, console, fail, open_contract, open_repo, print_json
+from mathloop.cli.targets_cmd import doctor_targets, print_doctor_targets
 from mathloop.lean import attest
 from mathloop.lean.check import LeanCrash, check_source
 from mathloop.lean.commit import check_and_record
@@ -24,7 +25,7 @@ MAX_FILE_BYTES = 8_000_000
 def doctor(as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")) -> None:
     """Report which Lean mathloop uses here (a toolchain, the bundled kernel, or none) and what was tried."""
     tc = discover()
-    rep = {"lean": tc.to_json()}
+    rep = {"lean": tc.to_json(), "targets": doctor_targets()}
     if as_json:
         print_json(rep)
         return
@@ -38,6 +39,7 @@ def doctor(as_json: bool = typer.Option(False, "--json", help="Machine-readable 
                       "pip install 'mathloop[lean]'", highlight=False)
     for t in tc.tried:
         console.print(f"  tried: {t}", highlight=False)
+    print_doctor_targets(rep["targets"])
 
 
 def _check_file(path: Path, as_json: bool) -> None:

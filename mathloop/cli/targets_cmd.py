@@ -1,18 +1,26 @@
-"""`mathloop targets`: the targets the installed distributions register, with their contracts."""
+"""`mathloop targets`: the targets the installed distributions register, with their contracts; and the
+registry's section of `mathloop doctor` (names clashing and refused plug-ins)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from mathloop.cli.common import console, print_json
 from mathloop.contract import ContractError
-from mathloop.targets import load_contract
-from mathloop.targets import shipped_contracts
+from mathloop.targets import load_contract, shipped_contracts
+from mathloop.targets.registry import health
 
 
 def targets(as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")) -> None:
-    """List the targets: every contract shipped by a target registered under the `mathloop.targets` entry points."""
+    """List the targets: every contract shipped by a target registered under the `mathloop.targets` entry points.
+
+    A name two distributions register, and a plug-in that cannot be loaded, are listed as invalid with the
+    distributions named; they are never run.
+    """
     rows = []
     for shipped in shipped_contracts():
         base = {"name": shipped.name, "implementation": shipped.implementation, "source": "package",
@@ -30,9 +38,25 @@ def targets(as_json: bool = typer.Option(False, "--json", help="Machine-readable
     for col in ("target", "implementation", "package", "title", "bounds", "rests on"):
         t.add_column(col, overflow="fold")
     for r in rows:
+        cells = [escape(r["name"]), escape(r["implementation"]), escape(r["package"])]
         if "error" in r:
-            t.add_row(r["name"], r["implementation"], r["package"], "[red]invalid[/] " + r["error"], "", "")
+            t.add_row(*cells, "[red]invalid[/] " + escape(r["error"]), "", "")
         else:
-            t.add_row(r["name"], r["implementation"], r["package"], r["title"], ", ".join(r["bounds"]),
-                      ", ".join(r["hypotheses"]))
+            t.add_row(*cells, escape(r["title"]), escape(", ".join(r["bounds"])), escape(", ".join(r["hypotheses"])))
     console.print(t)
+
+
+def doctor_targets() -> list[dict[str, Any]]:
+    """Return the registry's rows for `doctor --json` (name, distribution, entry_point, status, reason)."""
+    return health()
+
+
+def print_doctor_targets(rows: list[dict[str, Any]]) -> None:
+    """Print the registry's section of `doctor`: how many targets load, and every clash or refusal by name."""
+    bad = [r for r in rows if r["status"] != "ok"]
+    ok = len(rows) - len(bad)
+    colour = "green" if not bad else "red"
+    console.print(f"Targets: [{colour}]{ok} of {len(rows)} registrations load[/]", highlight=False)
+    for r in bad:
+        console.print(f"  [red]{r['status']}[/]: {escape(r['name'])} from {escape(r['distribution'])}: "
+                      f"{escape(r['reason'])}", highlight=False)

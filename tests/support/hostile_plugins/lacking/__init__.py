@@ -1,0 +1,1 @@
+"""A plug-in whose shipped contract lacks an obligation its own target requires."""
