@@ -22,7 +22,7 @@ from mathloop.contract.load import parse_contract, read_contract_file
 from mathloop.contract.model import Contract, ContractError, Obligation
 from mathloop.targets.registry import registered, registrations, target_class
 
-USER_MARK = "[user contract] "
+USER_MARK = "(user contract) "  # no brackets: rich would read them as markup
 
 
 @dataclass(frozen=True)
