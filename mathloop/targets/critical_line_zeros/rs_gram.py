@@ -74,7 +74,7 @@ def _newton(ms: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
     """Return (S, h*, r, good) per m: t* = S + h* exactly, |g_m - t*| <= r where good (else: use Arb's ball)."""
     m_arr = np.array(ms, dtype=float)
     guess = np.empty_like(m_arr)
-    if len(ms) and not rs_gram_jit.guess(m_arr, guess):
+    if len(ms) and not rs_gram_jit.guess(m_arr, _ATANH_C, _LN2, _SQRT_HALF, guess):
         guess = gram_guess(m_arr, 3, log_ieee)
     out = np.zeros((4, len(ms)))  # S, h*, r, good (as 0/1)
     high = np.nonzero(guess >= RS_MIN_T + 300)[0]

@@ -1,8 +1,8 @@
 """rs_gram's Newton steps for the Gram points compiled by numba: the numpy reference's operations in its order.
 
-`guess(ms, out)` is `rs_gram.gram_guess(ms, 3, rs_gram.log_ieee)` and `refine_group(...)` the body
-of `rs_gram._newton`'s loop for one theta base (two Newton steps, the final evaluation, the proved
-radius r and the test that the float route applies), per element: the same +, -, *, / on the same
+`guess(ms, atanh_c, ln2, sqrt_half, out)` is `rs_gram.gram_guess(ms, 3, rs_gram.log_ieee)` and
+`refine_group(...)` the body of `rs_gram._newton`'s loop for one theta base (two Newton steps, the final
+evaluation, the proved radius r and the test that the float route applies), per element: the same +, -, *, / on the same
 operands in the same order (exact frexp, exact float conversions), compiled without fast-math, so
 the Gram points t* that enter the evidence have the same bits either way (tested). Run through rs_sum_jit.call (one switch for all kernels).
 """
@@ -21,12 +21,12 @@ _PI_8 = math.pi / 8
 # machine code, whose cache is refreshed only when this file changes.
 
 
-def guess(ms, out) -> bool:
-    """Fill `out` with gram_guess(ms, 3, log_ieee); False when the compiled kernel is not available."""
-    from mathloop.targets.critical_line_zeros import rs_gram
+def guess(ms, atanh_c, ln2: float, sqrt_half: float, out) -> bool:
+    """Fill `out` with gram_guess(ms, 3, log_ieee); False when the compiled kernel is not available.
 
-    return rs_sum_jit.available() and rs_sum_jit.call(_guess, ms, np.array(rs_gram._ATANH_C), rs_gram._LN2,
-                                                      rs_gram._SQRT_HALF, out)
+    log_ieee's constants come from the caller (rs_gram), so that this module never imports rs_gram.
+    """
+    return rs_sum_jit.available() and rs_sum_jit.call(_guess, ms, np.array(atanh_c), ln2, sqrt_half, out)
 
 
 def refine_group(guess, m, idx, s_base: int, base, pi_err: float, out) -> bool:

@@ -10,19 +10,31 @@ raises the degrees. At the top it tries a few seeded random restarts, then retur
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any, Mapping, Protocol
 
 import numpy as np
 
+from mathloop.contract.model import Contract
 from mathloop.domain import payload_sha
 from mathloop.propose.base import Context, Proposal, Proposer
 from mathloop.targets.base import Malformed
+from mathloop.targets.levinson_conrey.config import Settings
 from mathloop.targets.levinson_conrey.optimise import Evaluator
 from mathloop.targets.levinson_conrey.rationalise import degrees, project, to_payload
 from mathloop.targets.levinson_conrey.schema import Candidate, parse_payload, parse_rational
 
-if TYPE_CHECKING:
-    from mathloop.targets.levinson_conrey.target import LevinsonConrey
+
+class _Target(Protocol):
+    """What the proposer reads from the target (LevinsonConrey): its settings, contract and seed.
+
+    A protocol rather than the class, so that this module never imports target.py (which imports it).
+    """
+
+    settings: Settings
+    contract: Contract
+
+    def seed_payload(self) -> Mapping[str, Any]: ...
+
 
 RESTARTS = 4
 MAX_ODD_Q = 11  # a symmetric Q has odd degree; 11 is the largest under the default limit 12
@@ -52,7 +64,7 @@ class LocalProposer(Proposer):
 
     name = "local"
 
-    def __init__(self, target: "LevinsonConrey", seed: int) -> None:
+    def __init__(self, target: _Target, seed: int) -> None:
         self.target = target
         self.limits = target.settings.limits
         self.theta = float(target.settings.theta)
@@ -130,7 +142,7 @@ class LocalProposer(Proposer):
         return payload, meta
 
 
-def polish_payload(target: "LevinsonConrey", payload: Any, seed: int) -> dict[str, Any] | None:
+def polish_payload(target: _Target, payload: Any, seed: int) -> dict[str, Any] | None:
     """Return the local optimum with the degrees, R and (symmetrised) Q of `payload` as the start.
 
     A payload that does not parse is used for its structure only (list lengths, R); None when
