@@ -252,6 +252,52 @@ class GenericLimits(BaseModel):
     lean_timeout_s: Annotated[int | None, _positive_int(86_400)] = None
 
 
+def int_in(lo: int, hi: int, *, required: bool = True, digit_strings: bool = False) -> BeforeValidator:
+    """Return the validator of an integer key in [lo, hi] ("missing" when absent and required; None else).
+
+    digit_strings: also accept "123" (a TOML string of ASCII digits).
+    """
+    def check(value: Any) -> int | None:
+        if value is None:
+            if required:
+                raise refuse("missing")
+            return None
+        if digit_strings and isinstance(value, str) and value.isascii() and value.isdigit():
+            try:
+                value = int(value)
+            except ValueError:  # beyond Python's int-string digit limit: out of range below
+                pass
+        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+            raise refuse(f"must be an integer in [{lo}, {hi}]")
+        return value
+    return BeforeValidator(check)
+
+
+def flag(default: bool) -> BeforeValidator:
+    """Return the validator of a true/false key (`default` when absent)."""
+    def check(value: Any) -> bool:
+        if value is None:
+            return default
+        if not isinstance(value, bool):
+            raise refuse("must be true or false")
+        return value
+    return BeforeValidator(check)
+
+
+def exact_rational(message: str) -> BeforeValidator:
+    """Return the validator of a required exact rational key; `message` refuses a value of another type."""
+    def check(value: Any) -> Fraction:
+        if value is None:
+            raise refuse("missing")
+        if isinstance(value, bool) or not isinstance(value, (str, int)):
+            raise refuse(message)
+        try:
+            return Fraction(value)
+        except (ValueError, ZeroDivisionError):
+            raise refuse(f"not a rational: {value!r}") from None
+    return BeforeValidator(check)
+
+
 def validated(model: type[M], data: Any, path: Path | str, prefix: str = "") -> M:
     """Return `data` validated as `model`. Raises ContractError(path, key, reason), key under `prefix`."""
     try:

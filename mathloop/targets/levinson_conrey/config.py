@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Annotated
+
+from pydantic import field_validator
 
 from mathloop.contract.model import Contract, ContractError
+from mathloop.contract.schema import Table, exact_rational, int_in, refuse, validated
 from mathloop.domain import Direction
 from mathloop.targets.levinson_conrey.schema import Limits
 
@@ -16,11 +19,6 @@ THETA_SUP_MAX = Fraction(4, 7)
 THETA_SUP_LEVINSON = Fraction(1, 2)
 MEAN_VALUE = {"levinson-mean-value": THETA_SUP_LEVINSON, "conrey-mean-value": THETA_SUP_MAX}
 BOUND_NAME = "kappa"
-_PARAMETERS = {"theta", "theta_sup"}
-_LIMITS = {
-    "max_degree", "max_numerator", "max_denominator", "r_max", "max_string_chars", "max_exponent",
-    "max_payload_bytes",
-}
 
 
 @dataclass(frozen=True)
@@ -38,24 +36,36 @@ class Settings:
     limits: Limits
 
 
-def _rational(contract: Contract, key: str, value: Any) -> Fraction:
-    if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise ContractError(contract.path, key, "must be an exact rational string such as \"4/7\"")
-    try:
-        return Fraction(value)
-    except (ValueError, ZeroDivisionError):
-        raise ContractError(contract.path, key, f"not a rational: {value!r}") from None
+_RATIONAL = "must be an exact rational string such as \"4/7\""
 
 
-def _int(contract: Contract, key: str, value: Any, lo: int, hi: int) -> int:
-    if isinstance(value, str) and value.isascii() and value.isdigit():
-        try:
-            value = int(value)
-        except ValueError:  # beyond Python's int-string digit limit: out of range below
-            pass
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise ContractError(contract.path, key, f"must be an integer in [{lo}, {hi}]")
-    return value
+class _Parameters(Table):
+    theta: Annotated[Fraction, exact_rational(_RATIONAL)] = None
+    theta_sup: Annotated[Fraction, exact_rational(_RATIONAL)] = None
+
+    @field_validator("theta", "theta_sup")
+    @classmethod
+    def _positive(cls, v: Fraction) -> Fraction:
+        if v <= 0:  # theta_sup <= 4/7 is a floor (target.py)
+            raise refuse("must be > 0")
+        return v
+
+
+class _Limits(Table):
+    max_degree: Annotated[int, int_in(1, 40, digit_strings=True)] = None
+    max_numerator: Annotated[int, int_in(1, 10**30, digit_strings=True)] = None
+    max_denominator: Annotated[int, int_in(1, 10**30, digit_strings=True)] = None
+    r_max: Annotated[Fraction, exact_rational(_RATIONAL)] = None
+    max_string_chars: Annotated[int, int_in(8, 1000, digit_strings=True)] = None
+    max_exponent: Annotated[int, int_in(0, 100, digit_strings=True)] = None
+    max_payload_bytes: Annotated[int, int_in(64, 1_000_000, digit_strings=True)] = None
+
+    @field_validator("r_max")
+    @classmethod
+    def _r_max(cls, v: Fraction) -> Fraction:
+        if not 0 < v <= 100:
+            raise refuse("must be in (0, 100]")
+        return v
 
 
 def settings(contract: Contract) -> Settings:
@@ -64,33 +74,13 @@ def settings(contract: Contract) -> Settings:
     Raises:
         ContractError: unknown/missing parameters or limits, or values out of range.
     """
-    p, lim = contract.parameters, contract.target_limits  # the generic limits are validated in contract/
-    for table, allowed, name in ((p, _PARAMETERS, "parameters"), (lim, _LIMITS, "limits")):
-        for k in table:
-            if k not in allowed:
-                raise ContractError(contract.path, f"{name}.{k}", f"unknown key (allowed: {', '.join(sorted(allowed))})")
-        for k in allowed:
-            if k not in table:
-                raise ContractError(contract.path, f"{name}.{k}", "missing")
-    theta = _rational(contract, "parameters.theta", p["theta"])
-    theta_sup = _rational(contract, "parameters.theta_sup", p["theta_sup"])
-    if not theta_sup > 0:
-        raise ContractError(contract.path, "parameters.theta_sup", "must be > 0")  # <= 4/7: a floor (target.py)
-    if theta <= 0:
-        raise ContractError(contract.path, "parameters.theta", "must be > 0")
-    r_max = _rational(contract, "limits.r_max", lim["r_max"])
-    if not 0 < r_max <= 100:
-        raise ContractError(contract.path, "limits.r_max", "must be in (0, 100]")
-    limits = Limits(
-        max_degree=_int(contract, "limits.max_degree", lim["max_degree"], 1, 40),
-        max_numerator=_int(contract, "limits.max_numerator", lim["max_numerator"], 1, 10**30),
-        max_denominator=_int(contract, "limits.max_denominator", lim["max_denominator"], 1, 10**30),
-        r_max=r_max,
-        max_string_chars=_int(contract, "limits.max_string_chars", lim["max_string_chars"], 8, 1000),
-        max_exponent=_int(contract, "limits.max_exponent", lim["max_exponent"], 0, 100),
-        max_payload_bytes=_int(contract, "limits.max_payload_bytes", lim["max_payload_bytes"], 64, 1_000_000),
-    )
-    return Settings(theta=theta, theta_sup=theta_sup, limits=limits)
+    p = validated(_Parameters, dict(contract.parameters), contract.path, "parameters")
+    # the generic limits are validated in contract/
+    lim = validated(_Limits, dict(contract.target_limits), contract.path, "limits")
+    limits = Limits(max_degree=lim.max_degree, max_numerator=lim.max_numerator, max_denominator=lim.max_denominator,
+                    r_max=lim.r_max, max_string_chars=lim.max_string_chars, max_exponent=lim.max_exponent,
+                    max_payload_bytes=lim.max_payload_bytes)
+    return Settings(theta=p.theta, theta_sup=p.theta_sup, limits=limits)
 
 
 def validate_bound(contract: Contract, checker: str) -> None:
@@ -111,7 +101,7 @@ def validate_mean_value(contract: Contract) -> None:
 
     θ < 1/2 rests on Levinson's theorem or Conrey's; 1/2 <= θ < 4/7 on Conrey's (1989) only.
     """
-    sup = _rational(contract, "parameters.theta_sup", contract.parameters.get("theta_sup"))
+    sup = validated(_Parameters, dict(contract.parameters), contract.path, "parameters").theta_sup
     have = {h.id for h in contract.hypotheses}
     covering = sorted(h for h, top in MEAN_VALUE.items() if h in have and sup <= top)
     if not covering:
