@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Annotated, Any
 
-from mathloop.contract.model import Contract, ContractError
+from pydantic import BeforeValidator
+
+from mathloop.contract.model import Contract
+from mathloop.contract.schema import Table, flag, int_in, refuse, validated
 from mathloop.targets.critical_line_zeros.certificate import Limits
 from mathloop.targets.critical_line_zeros.verify import CheckParams
 
@@ -30,55 +33,43 @@ class Settings:
     chunk_gram_intervals: int
 
 
-def _int(contract: Contract, table: str, d: Mapping[str, Any], key: str, lo: int, hi: int, default: int | None = None) -> int:
-    if key not in d:
-        if default is None:
-            raise ContractError(contract.path, f"{table}.{key}", "missing")
-        return default
-    v = d[key]
-    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-        raise ContractError(contract.path, f"{table}.{key}", f"must be an integer in [{lo}, {hi}]")
-    return v
+def _ladder(value: Any) -> tuple[int, ...]:
+    if (
+        not isinstance(value, list)
+        or not 1 <= len(value) <= 6
+        or not all(isinstance(x, int) and not isinstance(x, bool) and 53 <= x <= 4096 for x in value)
+        or any(a >= b for a, b in zip(value, value[1:]))
+    ):
+        raise refuse("must be 1..6 increasing integers in [53, 4096] (bits)")
+    return tuple(value)
 
 
-def _bool(contract: Contract, table: str, d: Mapping[str, Any], key: str, default: bool) -> bool:
-    v = d.get(key, default)
-    if not isinstance(v, bool):
-        raise ContractError(contract.path, f"{table}.{key}", "must be true or false")
-    return v
+class _Parameters(Table):
+    precision_ladder: Annotated[tuple[int, ...], BeforeValidator(_ladder)] = None
+    height_digits: Annotated[int, int_in(12, 60)] = None
+    crosscheck_stride: Annotated[int, int_in(1, 10**9)] = None
+    crosscheck_dps: Annotated[int, int_in(15, 60)] = None
+    check_workers: Annotated[int | None, int_in(0, 256, required=False)] = None
+    fast_z: Annotated[bool, flag(False)] = None
+    chunk_gram_intervals: Annotated[int, int_in(1, 1_000_000)] = None
+
+
+class _Limits(Table):
+    max_gram_index: Annotated[int, int_in(1, MAX_CAP)] = None
+    max_blocks_per_chunk: Annotated[int, int_in(1, 100_000)] = None
+    max_block_length: Annotated[int, int_in(1, 1000)] = None
+    max_points_per_block: Annotated[int, int_in(1, 10_000)] = None
+    max_point_chars: Annotated[int, int_in(8, 200)] = None
 
 
 def read_settings(contract: Contract) -> Settings:
     """Return the typed settings. Raises ContractError naming the table and key."""
-    p, lim = contract.parameters, contract.target_limits  # the generic limits are validated in contract/
-    known_p = {"precision_ladder", "height_digits", "crosscheck_stride", "crosscheck_dps", "check_workers", "chunk_gram_intervals", "fast_z"}
-    known_l = {"max_gram_index", "max_blocks_per_chunk", "max_block_length", "max_points_per_block", "max_point_chars"}
-    for table, d, known in (("parameters", p, known_p), ("limits", lim, known_l)):
-        unknown = sorted(set(d) - known)
-        if unknown:
-            raise ContractError(contract.path, f"{table}.{unknown[0]}", f"unknown key (allowed: {', '.join(sorted(known))})")
-    ladder = p.get("precision_ladder")
-    if (
-        not isinstance(ladder, list)
-        or not 1 <= len(ladder) <= 6
-        or not all(isinstance(x, int) and not isinstance(x, bool) and 53 <= x <= 4096 for x in ladder)
-        or any(a >= b for a, b in zip(ladder, ladder[1:]))
-    ):
-        raise ContractError(contract.path, "parameters.precision_ladder", "must be 1..6 increasing integers in [53, 4096] (bits)")
-    check = CheckParams(
-        ladder=tuple(ladder),
-        height_digits=_int(contract, "parameters", p, "height_digits", 12, 60),
-        crosscheck_stride=_int(contract, "parameters", p, "crosscheck_stride", 1, 10**9),
-        crosscheck_dps=_int(contract, "parameters", p, "crosscheck_dps", 15, 60),
-        workers=_int(contract, "parameters", p, "check_workers", 0, 256, 0),
-        fast_z=_bool(contract, "parameters", p, "fast_z", False),
-    )
-    limits = Limits(
-        max_gram_index=_int(contract, "limits", lim, "max_gram_index", 1, MAX_CAP),
-        max_blocks_per_chunk=_int(contract, "limits", lim, "max_blocks_per_chunk", 1, 100_000),
-        max_block_length=_int(contract, "limits", lim, "max_block_length", 1, 1000),
-        max_points_per_block=_int(contract, "limits", lim, "max_points_per_block", 1, 10_000),
-        max_point_chars=_int(contract, "limits", lim, "max_point_chars", 8, 200),
-    )
-    chunk = _int(contract, "parameters", p, "chunk_gram_intervals", 1, 1_000_000)
-    return Settings(check, limits, chunk)
+    p = validated(_Parameters, dict(contract.parameters), contract.path, "parameters")
+    # the generic limits are validated in contract/
+    lim = validated(_Limits, dict(contract.target_limits), contract.path, "limits")
+    check = CheckParams(ladder=p.precision_ladder, height_digits=p.height_digits, crosscheck_stride=p.crosscheck_stride,
+                        crosscheck_dps=p.crosscheck_dps, workers=p.check_workers or 0, fast_z=p.fast_z)
+    limits = Limits(max_gram_index=lim.max_gram_index, max_blocks_per_chunk=lim.max_blocks_per_chunk,
+                    max_block_length=lim.max_block_length, max_points_per_block=lim.max_points_per_block,
+                    max_point_chars=lim.max_point_chars)
+    return Settings(check, limits, p.chunk_gram_intervals)
