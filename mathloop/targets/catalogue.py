@@ -3,9 +3,9 @@
 The contracts a target ships are the `*.toml` files in the `contracts/` folder of the package that
 holds its entry point's module (package data). Finding them imports no target module and runs no
 plug-in code. A loaded contract is checked by its target (required obligations, floors, checkers,
-parameters, seed). In a user contract, the texts of the target's required obligations and the class
-maxima that are theorems must be the target's own (those of a contract it ships); every other text
-the user wrote is shown marked as the user's.
+parameters, seed). In a user contract, the texts of the target's required obligations are the target's
+own (those of a contract it ships, whatever the file says), a class maximum the target ships as a
+theorem cannot change, and every other text the user wrote is shown marked as the user's.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -120,42 +121,45 @@ def _check(contract: Contract) -> None:
 
 
 def _with_target_texts(contract: Contract) -> Contract:
-    """Return the user contract with every text the target does not ship marked as the user's.
+    """Return the user contract with the target's texts for its required obligations, and every other text
+    the target does not ship marked as the user's.
+
+    A required obligation's title, statement and citation are replaced by those of a contract the target
+    ships (the one with the same name first): a user contract cannot rename what the bound rests on, and a
+    lineage stored with older texts still loads.
 
     Raises:
-        ContractError: a required obligation's title/statement/citation, or a class maximum the target
-            ships as a theorem, differs from every contract the target ships.
+        ContractError: a class maximum that the target ships as a theorem has another value (a number, not
+            a text: its basis is the target's).
     """
-    own = _shipped_variants(contract.target)
+    own = sorted(_shipped_variants(contract.target),
+                 key=lambda c: (c.name != contract.name, c.name != contract.target, c.name))
     if not own:
         return _marked(contract, set(), set())
     required = {r.id for r in target_class(contract.target, contract.path).required_obligations}
-    texts: dict[str, set[tuple]] = {}
-    theorems: dict[str, set[tuple]] = {}
+    texts: dict[str, list[tuple]] = {}
+    theorems: dict[str, dict[Fraction | None, str | None]] = {}
     for c in own:
         for o in c.obligations:
-            texts.setdefault(o.id, set()).add((o.title, o.statement, o.citation))
+            texts.setdefault(o.id, []).append((o.title, o.statement, o.citation))
             if o.bound is not None and o.bound.class_maximum_is_theorem:
-                theorems.setdefault(o.bound.name, set()).add((o.bound.class_maximum, o.bound.class_maximum_basis))
+                theorems.setdefault(o.bound.name, {}).setdefault(o.bound.class_maximum, o.bound.class_maximum_basis)
+    obligations = []
     for o in contract.obligations:
-        mine = (o.title, o.statement, o.citation)
-        if o.id in required and o.id in texts and mine not in texts[o.id]:
-            field = next(f for i, f in enumerate(("title", "statement", "citation"))
-                         if mine[i] not in {t[i] for t in texts[o.id]})
-            ship = sorted({str(t[("title", "statement", "citation").index(field)]) for t in texts[o.id]})
-            raise ContractError(contract.path, f"obligations.{o.id}.{field}",
-                                f"the {field} of a required obligation comes from the target: must be "
-                                f"{' or '.join(repr(s[:120]) for s in ship)}")
-        if o.bound is not None and o.bound.name in theorems and \
-                (o.bound.class_maximum, o.bound.class_maximum_basis) not in theorems[o.bound.name]:
-            (value, _), *_ = sorted(theorems[o.bound.name], key=str)
-            raise ContractError(contract.path, f"obligations.{o.id}.bound.class_maximum",
-                                f"the class maximum of bound {o.bound.name!r} is a theorem: it stays {value} with "
-                                "the target's class_maximum_basis")
-    shipped_texts = {o_id: {t for t in ts} for o_id, ts in texts.items()}
-    kept = {o.id for o in contract.obligations if (o.title, o.statement, o.citation) in shipped_texts.get(o.id, ())}
-    heads = {(c.title, c.statement) for c in own}
-    return _marked(contract, kept, heads)
+        if o.id in required and o.id in texts and (o.title, o.statement, o.citation) not in texts[o.id]:
+            title, statement, citation = texts[o.id][0]
+            o = replace(o, title=title, statement=statement, citation=citation)
+        b = o.bound
+        if b is not None and b.name in theorems:  # the value is checked; the basis is the target's text
+            if b.class_maximum not in theorems[b.name]:
+                value = " or ".join(sorted(str(v) for v in theorems[b.name]))
+                raise ContractError(contract.path, f"obligations.{o.id}.bound.class_maximum",
+                                    f"the class maximum of bound {b.name!r} is a theorem: it stays {value}")
+            o = replace(o, bound=replace(b, class_maximum_basis=theorems[b.name][b.class_maximum]))
+        obligations.append(o)
+    contract = replace(contract, obligations=tuple(obligations))
+    kept = {o.id for o in contract.obligations if (o.title, o.statement, o.citation) in texts.get(o.id, ())}
+    return _marked(contract, kept, {(c.title, c.statement) for c in own})
 
 
 def _marked(contract: Contract, kept: set[str], heads: set[tuple[str, str]]) -> Contract:
