@@ -70,7 +70,7 @@ _entry_points: list[Registered] = []
 _read: list[bool] = []
 # Per process: what loading each registration gave (the class, or the refusal).
 _loaded: dict[Registered, type | ContractError] = {}
-_lock = threading.Lock()
+_lock = threading.RLock()  # re-entrant: a target module may use the registry while it is imported
 
 
 def registrations() -> list[Registered]:
