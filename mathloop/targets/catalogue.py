@@ -94,7 +94,7 @@ def load_contract(name_or_path: str | Path) -> Contract:
                                                                 f"{shipped.implementation!r} that ships this contract")
         _check(contract)
     except ContractError as e:
-        if shipped.distribution == "mathloop" or "distribution" in e.reason:
+        if shipped.distribution == "mathloop" or f"distribution {shipped.distribution}" in e.reason:
             raise
         raise ContractError(e.path, e.key, f"{e.reason} (a contract shipped by distribution "
                                            f"{shipped.distribution})") from None

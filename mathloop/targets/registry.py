@@ -171,6 +171,8 @@ def _load(reg: Registered) -> type | ContractError:
         return refused(f"cannot be loaded: {e}")
     except (ImportError, AttributeError) as e:
         return refused(f"cannot be loaded: {e}")
+    except KeyboardInterrupt:  # the user's Ctrl-C (in the main thread, e.g. while waiting): not the plug-in's
+        raise
     except BaseException as e:  # noqa: BLE001 - whatever a plug-in raises refuses that plug-in alone
         return refused(f"cannot be loaded: its import raised {type(e).__name__}: {e}")
     from mathloop.targets.base import Target
