@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from mathloop.contract.model import DEFAULT_BUDGET, DEFAULT_CHECK_TIMEOUT_S, BoundSpec, Contract, ContractError, Obligation
-from mathloop.contract.schema import ContractFile, GenericLimits, ObligationTable, validated
+from mathloop.contract.fields import validated
+from mathloop.contract.schema import ContractFile, GenericLimits, ObligationTable
 from mathloop.domain import sha256_hex
 
 MAX_CONTRACT_BYTES = 1_000_000

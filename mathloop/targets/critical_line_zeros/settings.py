@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from pydantic import BeforeValidator
 
 from mathloop.contract.model import Contract
-from mathloop.contract.schema import Table, flag, int_in, refuse, validated
+from mathloop.contract.fields import Table, flag, int_in, refuse, validated
 from mathloop.targets.critical_line_zeros.certificate import Limits
 from mathloop.targets.critical_line_zeros.verify import CheckParams
 

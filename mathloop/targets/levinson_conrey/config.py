@@ -9,7 +9,7 @@ from typing import Annotated
 from pydantic import field_validator
 
 from mathloop.contract.model import Contract, ContractError
-from mathloop.contract.schema import Table, exact_rational, int_in, refuse, validated
+from mathloop.contract.fields import Table, exact_rational, int_in, refuse, validated
 from mathloop.domain import Direction
 from mathloop.targets.levinson_conrey.schema import Limits
 
