@@ -90,6 +90,16 @@ def int_in(lo: int, hi: int, *, required: bool = True, digit_strings: bool = Fal
     return BeforeValidator(check)
 
 
+def one_of(enum: type, message: str) -> BeforeValidator:
+    """Return the validator of a key whose value is one of `enum`'s values (`message` refuses any other)."""
+    def check(value: Any) -> Any:
+        try:
+            return enum(value)
+        except ValueError:
+            raise refuse(message) from None
+    return BeforeValidator(check)
+
+
 def flag(default: bool) -> BeforeValidator:
     """Return the validator of a true/false key (`default` when absent)."""
     def check(value: Any) -> bool:

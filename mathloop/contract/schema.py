@@ -7,7 +7,7 @@ from typing import Annotated, Any, ClassVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationInfo, field_validator, model_validator
 
-from mathloop.contract.fields import OptionalRational, OptionalText, Rational, Table, Text, non_empty, refuse
+from mathloop.contract.fields import OptionalRational, OptionalText, Rational, Table, Text, non_empty, one_of, refuse
 from mathloop.domain import Direction, Kind
 
 
@@ -21,20 +21,12 @@ class BoundTable(Table):
     unknown_reason: ClassVar[str] = "unknown key"
 
     name: Annotated[Text, BeforeValidator(_required)] = None
-    direction: Annotated[Any, BeforeValidator(_required)] = None
+    direction: Annotated[Direction, one_of(Direction, "must be 'maximize' or 'minimize'"), BeforeValidator(_required)] = None
     min_improvement: Annotated[Rational, BeforeValidator(_required)] = None
     digits: Any = 12
     class_maximum_basis: OptionalText = None
     class_maximum: OptionalRational = None
     goal: OptionalRational = None
-
-    @field_validator("direction")
-    @classmethod
-    def _direction(cls, v: Any) -> Direction:
-        try:
-            return Direction(v)
-        except ValueError:
-            raise refuse("must be 'maximize' or 'minimize'") from None
 
     @field_validator("min_improvement")
     @classmethod
@@ -75,7 +67,7 @@ def _bound_for_kind(value: Any, info: ValidationInfo) -> Any:
 
 class ObligationTable(Table):
     id: Text = None
-    kind: Any = None
+    kind: Annotated[Kind, one_of(Kind, f"must be one of {', '.join(k.value for k in Kind)}")] = None
     depends_on: Any = []
     citation: OptionalText = None
     checker: Any = None
@@ -83,14 +75,6 @@ class ObligationTable(Table):
     bound: Annotated[BoundTable | None, BeforeValidator(_bound_for_kind)] = None
     title: Text = None
     statement: Text = None
-
-    @field_validator("kind")
-    @classmethod
-    def _kind(cls, v: Any) -> Kind:
-        try:
-            return Kind(v)
-        except ValueError:
-            raise refuse(f"must be one of {', '.join(k.value for k in Kind)}") from None
 
     @field_validator("depends_on")
     @classmethod
