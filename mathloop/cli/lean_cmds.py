@@ -1,4 +1,4 @@
-"""`mathloop doctor` (which Lean is here, which targets load) and `mathloop lean-check` (pending commits, one file, or an export)."""
+"""`mathloop doctor` (which Lean is here) and `mathloop lean-check` (pending commits, one file, or an export)."""
 
 from __future__ import annotations
 
