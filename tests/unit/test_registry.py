@@ -36,7 +36,8 @@ def inject(monkeypatch):
     return add
 
 
-def test_a_plugin_claiming_a_shipped_name_is_refused_naming_both_distributions(inject, tmp_path):
+def test_a_plugin_claiming_a_shipped_name_is_refused_naming_both_distributions(inject, tmp_path, monkeypatch):
+    monkeypatch.delitem(sys.modules, f"{PLUGINS}.impostor", raising=False)  # doctest collection imports it
     inject("levinson-conrey", f"{PLUGINS}.impostor:Impostor", "evil-kappa")
     with pytest.raises(ContractError) as e:
         target_class("levinson-conrey")
