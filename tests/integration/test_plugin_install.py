@@ -33,7 +33,9 @@ def venv(tmp_path) -> Path:
     subprocess.run([sys.executable, "-m", "venv", str(v)], check=True, timeout=120)
     py = v / "bin" / "python"
     purelib = _run(str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])", cwd=tmp_path).stdout.strip()
-    parents = [p for p in {sysconfig.get_paths()["purelib"], *site.getsitepackages()} if Path(p).is_dir()]
+    # this interpreter's own site-packages first (a set had no order: with a second editable mathloop in the
+    # base Python's site-packages, the venv could see that one instead of the one under test)
+    parents = [p for p in dict.fromkeys([sysconfig.get_paths()["purelib"], *site.getsitepackages()]) if Path(p).is_dir()]
     Path(purelib, "_parent_env.pth").write_text("".join(f"import site; site.addsitedir({p!r})\n" for p in parents))
     return py
 
