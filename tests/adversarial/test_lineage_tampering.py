@@ -37,7 +37,8 @@ def pg_url():
         yield url
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres_live)])
+# PostgreSQL runs in CI's second tier: a private cluster and a fresh schema per attack are ~1 s each here
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=[pytest.mark.postgres_live, pytest.mark.slow])])
 def backend(request, tmp_path):
     """Return a fresh, empty store URL on each backend."""
     if request.param == "sqlite":
