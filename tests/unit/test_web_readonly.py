@@ -92,3 +92,16 @@ def test_readonly_engine_reads_what_a_live_writer_has_not_yet_checkpointed(store
         assert c.execute(text("SELECT outcome FROM sessions WHERE id = 2")).scalar() == "live"
     reader.dispose()
     writer.dispose()
+
+
+@pytest.mark.parametrize("name", ["../../escaped", "<b>x</b>", "a/b", ""])
+def test_stored_contract_name_never_becomes_a_path(stored, toy_contract, tmp_path, name):
+    import sqlite3
+
+    with sqlite3.connect(stored) as c:
+        c.execute("UPDATE contracts SET name = ?", (name,))
+    client = client_of(stored)
+    assert client.get("/").status_code == 200
+    r = client.get(f"/t/{toy_contract.sha256}")
+    assert r.status_code == 200 and "cannot be loaded" not in r.text
+    assert not list(Path("/tmp").glob("escaped.toml")) and not (tmp_path / "escaped.toml").exists()
