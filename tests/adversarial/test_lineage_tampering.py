@@ -212,3 +212,40 @@ def test_session_copied_with_its_own_ids_is_found(store, tmp_path, toy_contract,
     words = "does not chain from its session's start" if openings else "not a commit of this lineage"
     assert any(words in f.problem for f in fs), fs
     other.engine.dispose()
+
+
+def test_audit_runs_on_a_read_only_engine_that_refuses_writes(store, backend):
+    from sqlalchemy import text
+    from sqlalchemy.exc import DBAPIError
+
+    engine = make_engine(backend, create=False, readonly=True)
+    try:
+        report = audit_store(store.contract, Repository(engine), InProcessRunner())
+        assert report.findings == [] and report.commits == 3 and report.lacks == ()
+        with engine.connect() as c, pytest.raises(DBAPIError, match="(?i)read-?only"):
+            c.execute(text("DELETE FROM sessions WHERE id = 2"))
+    finally:
+        engine.dispose()
+
+
+def test_checkpoint_keeps_seals_and_refuses_a_malformed_one(store):
+    from mathloop.store.checkpoint import CheckpointError
+
+    d = json.loads(take(store.repo, store.contract.sha256).dumps())
+    assert [s["session"] for s in d["seals"]] == [store.sealed_session]
+    del d["seals"]  # a checkpoint written before seals were kept still reads
+    assert Checkpoint.from_json(d).seals == {}
+    with pytest.raises(CheckpointError, match=r"seals\[0\].seal"):
+        Checkpoint.from_json({**d, "seals": [{"session": 1, "seal": "forged"}]})
+
+
+def test_a_rerun_settles_only_contradictions_between_different_leans():
+    from mathloop.cli.audit_cmd import _settled
+    from mathloop.store.findings import Finding
+
+    other = Finding(None, "a" * 64, "… by another Lean or rendering, without a re-run …", "lean_attestations", "a" * 64,
+                    "status")
+    forged = Finding(None, "b" * 64, "… by the same Lean on the same rendering: one of them is forged",
+                     "lean_attestations", "b" * 64, "status")
+    assert _settled([other, forged], []) == [other]
+    assert _settled([other, forged], [Finding(None, "a" * 64, "re-run says refuted", "lean_attestations")]) == []

@@ -105,3 +105,16 @@ def test_stored_contract_name_never_becomes_a_path(stored, toy_contract, tmp_pat
     r = client.get(f"/t/{toy_contract.sha256}")
     assert r.status_code == 200 and "cannot be loaded" not in r.text
     assert not list(Path("/tmp").glob("escaped.toml")) and not (tmp_path / "escaped.toml").exists()
+
+
+def test_a_store_from_before_chain_format_3_is_served_without_being_changed(tmp_path, toy_contract):
+    import shutil
+
+    (tmp_path / "old").mkdir()
+    db = tmp_path / "old" / "old.db"
+    shutil.copy(Path(__file__).parents[1] / "adversarial" / "data" / "format2.db", db)
+    before = tree(db.parent)
+    client = client_of(db)
+    for path in pages(client, toy_contract.sha256):
+        assert client.get(path).status_code == 200, path
+    assert tree(db.parent) == before
