@@ -9,13 +9,14 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from mathloop.store import raw
-from mathloop.store.chain import CHAIN_FORMAT, CONTRACT_FIELDS, GENESIS, edited_columns, lineage_anchor
+from mathloop.store.chain import CHAIN_FORMAT, CONTRACT_FIELDS, GENESIS, LEGACY_FORMAT, edited_columns, lineage_anchor
 from mathloop.store.findings import Finding
 from mathloop.store.models import CandidateRow, CommitRow, SessionOpeningRow
 from mathloop.store.repository import Repository, fields_of
 
 COMMITTED_LABELS = ("correct", "progress")
-DECIDED = ("checked", "refuted")  # Lean statuses that answer; the kernel gives one answer per file and Lean
+DECIDED = ("checked", "refuted")  # Lean statuses that answer (the others say Lean did not run)
+# what makes two Lean runs the same run: a kernel gives one answer for one file
 LEAN_IDENTITY = ("kind", "lean_version", "lean_commit", "prelude_sha256", "artifact_sha256")
 
 Add = Callable[[Finding], None]
@@ -33,7 +34,7 @@ def audit_anchor(contract_sha: str, repo: Repository, commits: list[CommitRow],
     """Return (findings, the stored anchor): the contract row as stored must still hash to the lineage anchor."""
     anchor_row = raw.lineage_anchor(repo.engine, contract_sha)
     row = raw.contract_row(repo.engine, contract_sha)
-    uses = [c for c in commits if (c.format or 1) >= CHAIN_FORMAT] or list(openings.values())
+    uses = [c for c in commits if (c.format or LEGACY_FORMAT) >= CHAIN_FORMAT] or list(openings.values())
     if anchor_row is None:
         if uses:
             return [Finding(None, None, "the lineage anchor was deleted, but format-3 commits or sessions rest on it",
@@ -61,7 +62,6 @@ class LineageLinks:
     def __init__(self, commits: list[CommitRow]) -> None:
         self.seq = {c.hash: c.seq for c in commits}
         self.by_hash = {c.hash: c for c in commits}
-        self.root_candidate = commits[0].candidate_id if commits else None
 
     def memory_row(self, row: CandidateRow, add: Add) -> None:
         """Report a memory row whose head, commit or label does not belong to this lineage."""
