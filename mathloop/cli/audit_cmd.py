@@ -47,7 +47,12 @@ def audit(
         if runner:
             runner.close()
     if lean:
-        report.findings.extend(_lean_rerun(contract, repo))
+        rerun_findings = _lean_rerun(contract, repo)
+        settled = _settled(report.findings, rerun_findings)
+        report.findings[:] = [f for f in report.findings if f not in settled] + rerun_findings
+        for f in settled:
+            console.print(f"note: {f.where()}: a Lean re-run reproduces the latest status, which settles: {f.problem}",
+                          highlight=False, soft_wrap=True)
     for f in report.findings:
         console.print(f"[red]{f.where()}[/]: {f.problem}", highlight=False, markup=True, soft_wrap=True)
         if f.stored or f.recomputed:
@@ -64,6 +69,8 @@ def audit(
         console.print(f"[yellow]note[/]: {report.legacy_commits} commit(s) and {m.legacy} memory row(s) predate chain "
                       "format 2: their commit rows are verified, but their memory rows (labels, reasons, proposer) "
                       "are not covered by any hash.", highlight=False)
+    for what in report.lacks:
+        console.print(f"[yellow]note[/]: {what}.", highlight=False, soft_wrap=True)
     if cp is not None:
         console.print(f"checkpoint ok: the chain extends {cp.head[:12] if cp.head else 'the empty chain'} "
                       f"(length {cp.length}) and every memory chain its tip.", highlight=False)
@@ -82,3 +89,10 @@ def _lean_rerun(contract, repo):
     with console.status("re-running Lean"):
         problems = rerun(repo.engine, contract.sha256, build_target(contract), pairs)
     return [Finding(seqs.get(p.commit, -1), p.commit, p.problem, table="lean_attestations", row=p.commit) for p in problems]
+
+
+def _settled(findings, rerun_findings):
+    """Return the Lean status contradictions between different Leans that a fresh re-run settles."""
+    unsettled = {f.commit for f in rerun_findings}
+    return [f for f in findings if f.table == "lean_attestations" and f.field == "status" and "another Lean" in f.problem
+            and f.commit not in unsettled]

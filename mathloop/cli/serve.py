@@ -22,11 +22,11 @@ def serve(
 
         from mathloop.store.repository import Repository
         from mathloop.web.app import create_app
-        from mathloop.web.readonly import readonly_engine
+        from mathloop.store.engine import make_engine
     except ImportError as e:
         fail(f"the web view needs the `web` extra (pip install 'mathloop[web]'): {e}")
     try:
-        engine = readonly_engine(db)
+        engine = make_engine(db, create=False, readonly=True)
     except StoreError as e:
         fail(str(e))
     label = database_url(db)

@@ -14,11 +14,13 @@ from typing import Callable
 from mathloop.contract.model import Contract
 from mathloop.domain import Label, fraction_str, payload_sha, sha256_hex
 from mathloop.lean.attest import audit_attestations
+from mathloop.search.audit_lineage import Coverage, LineageLinks, audit_anchor, audit_lean_statuses
 from mathloop.search.audit_memory import MemoryStats, audit_contract_row, audit_memory
 from mathloop.search.gate import decide
 from mathloop.search.runner import CheckRunner
 from mathloop.store import raw
-from mathloop.store.chain import CHAIN_FORMAT, COMMIT_FIELDS, LEGACY_FORMAT, commit_body, commit_hash, edited_columns
+from mathloop.store.chain import (CHAIN_FORMAT, COMMIT_FIELDS, LEGACY_FORMAT, MEMORY_FORMAT, commit_body, commit_hash,
+                                  edited_columns)
 from mathloop.store.checkpoint import Checkpoint, compare
 from mathloop.store.findings import Finding
 from mathloop.store.models import GENESIS, CommitRow
@@ -36,6 +38,7 @@ class AuditReport:
     legacy_commits: int
     memory: MemoryStats
     checkpoint: Checkpoint | None = None
+    lacks: tuple[str, ...] = ()  # what older rows lack (chain formats before CHAIN_FORMAT), in words
 
 
 def audit(contract: Contract, repo: Repository, runner: CheckRunner | None,
@@ -53,13 +56,16 @@ def audit_store(contract: Contract, repo: Repository, runner: CheckRunner | None
     rows = raw.commit_rows(repo.engine, contract.sha256)
     findings: list[Finding] = []
     reported: set[tuple[str, str]] = set()
+    coverage = Coverage()
+    openings = raw.session_openings(repo.engine, contract.sha256)
+    anchor_findings, anchor = audit_anchor(contract.sha256, repo, rows, openings, coverage)
     parent: CommitRecord | None = None
-    seen_current, legacy = False, 0
+    newest, legacy = LEGACY_FORMAT, 0
     for i, row in enumerate(rows):
         fmt = row.format or LEGACY_FORMAT
         legacy += fmt == LEGACY_FORMAT
-        found = _audit_one(contract, repo, runner, parent, row, i, downgraded=seen_current and fmt == LEGACY_FORMAT)
-        seen_current = seen_current or fmt != LEGACY_FORMAT
+        found = _audit_one(contract, repo, runner, parent, row, i, downgraded=fmt < newest, anchor=anchor)
+        newest = max(newest, fmt)
         for f in found:
             reported.add((f.table, str(f.row if f.row is not None else f.commit)))
         findings += found
@@ -69,22 +75,35 @@ def audit_store(contract: Contract, repo: Repository, runner: CheckRunner | None
             break  # reported by _audit_one; no parent state to re-check the rest against
         if progress:
             progress(i + 1, len(rows))
-    findings += audit_contract_row(contract.sha256, repo)
-    mem_findings, stats = audit_memory(contract.sha256, repo, reported)
+    contract_findings = audit_contract_row(contract.sha256, repo)
+    findings += contract_findings or anchor_findings  # one finding per contract row
+    mem_findings, stats = audit_memory(contract.sha256, repo, reported, anchor=anchor, openings=openings,
+                                       links=LineageLinks(rows))
     findings += mem_findings
     findings += _lean_attestations(contract, repo)
+    findings += audit_lean_statuses(contract.sha256, repo)
     if checkpoint is not None:
         findings += [Finding(None, checkpoint.head, why, table="checkpoint", row=checkpoint.head)
                      for why in compare(repo, contract.sha256, checkpoint, OTHER_CHAINS)]
-    return AuditReport(findings, len(rows), legacy, stats, checkpoint)
+    older = sum(1 for r in rows if (r.format or LEGACY_FORMAT) == MEMORY_FORMAT)
+    if older:
+        coverage.lacks.append(f"{older} commit(s) of chain format {MEMORY_FORMAT} do not cover the lineage anchor "
+                              "(the contract row as stored)")
+    v2 = stats.sessions - stats.anchored
+    if v2:
+        coverage.lacks.append(f"{v2} session(s) predate chain format {CHAIN_FORMAT}: their memory chains do not "
+                              "start from this lineage and their rows' ids are not hashed (rows whose head or commit "
+                              "is not of this lineage are still found)")
+    return AuditReport(findings, len(rows), legacy, stats, checkpoint, tuple(coverage.lacks))
 
 
 def _lean_tip(repo: Repository, contract_sha: str) -> tuple[int, str] | None:
     from sqlmodel import Session, col, select
 
-    from mathloop.lean.attest import LeanAttestationRow, ensure_table
+    from mathloop.lean.attest import LeanAttestationRow
 
-    ensure_table(repo.engine)
+    if not raw.has_table(repo.engine, LeanAttestationRow.__tablename__):  # read-only stores are never given it
+        return None
     with Session(repo.engine) as s:
         last = s.exec(select(LeanAttestationRow).where(LeanAttestationRow.contract_sha == contract_sha)
                       .order_by(col(LeanAttestationRow.seq).desc()).limit(1)).first()
@@ -94,9 +113,10 @@ def _lean_tip(repo: Repository, contract_sha: str) -> tuple[int, str] | None:
 def _lean_hash_at(repo: Repository, contract_sha: str, seq: int) -> str | None:
     from sqlmodel import Session, select
 
-    from mathloop.lean.attest import LeanAttestationRow, ensure_table
+    from mathloop.lean.attest import LeanAttestationRow
 
-    ensure_table(repo.engine)
+    if not raw.has_table(repo.engine, LeanAttestationRow.__tablename__):
+        return None
     with Session(repo.engine) as s:
         return s.exec(select(LeanAttestationRow.hash).where(LeanAttestationRow.contract_sha == contract_sha,
                                                             LeanAttestationRow.seq == seq)).first()
@@ -108,11 +128,13 @@ OTHER_CHAINS = {"lean_attestations": (_lean_tip, _lean_hash_at)}
 
 def _lean_attestations(contract: Contract, repo: Repository) -> list[Finding]:
     """Return the Lean layer's own audit of its attestation chain (mathloop/lean/attest.py), when present."""
+    if not raw.has_table(repo.engine, "lean_attestations"):  # no Lean result was ever recorded in this store
+        return []
     return list(audit_attestations(contract, repo))
 
 
 def _audit_one(contract: Contract, repo: Repository, runner: CheckRunner | None, parent: CommitRecord | None,
-               row: CommitRow, i: int, downgraded: bool) -> list[Finding]:
+               row: CommitRow, i: int, downgraded: bool, anchor: str | None = None) -> list[Finding]:
     def bad(problem: str, table: str = "commits", key: object = None, field: str | None = None,
             stored: str | None = None, recomputed: str | None = None) -> list[Finding]:
         return [Finding(row.seq, row.hash, problem, table, key if key is not None else row.hash, field, stored,
@@ -123,9 +145,9 @@ def _audit_one(contract: Contract, repo: Repository, runner: CheckRunner | None,
         return bad(f"chain broken: seq {row.seq} has parent {row.parent[:12]}, expected {expected_parent[:12]} "
                    f"at position {i}", field="parent" if row.seq == i else "seq")
     if downgraded:
-        return bad("chain format downgraded: a format-1 commit follows a format-2 commit (its format was edited)",
-                   field="format")
-    if (row.format or LEGACY_FORMAT) not in (LEGACY_FORMAT, CHAIN_FORMAT):
+        return bad(f"chain format downgraded: a format-{row.format or LEGACY_FORMAT} commit follows a commit of a "
+                   "newer format (its format was edited)", field="format")
+    if (row.format or LEGACY_FORMAT) not in range(LEGACY_FORMAT, CHAIN_FORMAT + 1):
         return bad(f"unknown chain format {row.format!r}", field="format")
     try:
         c = CommitRecord.of(row)
@@ -137,13 +159,13 @@ def _audit_one(contract: Contract, repo: Repository, runner: CheckRunner | None,
                        ranks=c.ranks, bounds={k: fraction_str(v) for k, v in c.bounds.items()},
                        evidence_sha=c.evidence_sha, label=c.label, created_at=c.created_at,
                        format=row.format or LEGACY_FORMAT, candidate_id=c.candidate_id,
-                       candidate_hash=cand_row.row_hash if cand_row is not None else None)
+                       candidate_hash=cand_row.row_hash if cand_row is not None else None, lineage=anchor)
     again = commit_hash(c.parent, body)
     if again != c.hash:
         cols = edited_columns(row.field_digests, fields_of(row, COMMIT_FIELDS))
         what = (f"column {', '.join(cols)} changed" if cols else "its fields no longer hash to its id"
                 + (" (its locator, or the committed candidate's row hash, was edited too)"
-                   if row.format == CHAIN_FORMAT else ""))
+                   if (row.format or LEGACY_FORMAT) >= MEMORY_FORMAT else ""))
         return bad(f"hash mismatch: the commit row was edited ({what})", field=",".join(cols) or None,
                    stored=c.hash, recomputed=again)
     try:

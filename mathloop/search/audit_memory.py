@@ -12,6 +12,8 @@ from mathloop.store.findings import Finding
 from mathloop.store import raw
 from mathloop.store.chain import (
     CANDIDATE_FIELDS,
+    CANDIDATE_FIELDS_V3,
+    SESSION_OPEN_FIELDS,
     SESSION_END_FIELDS,
     SESSION_FIELDS,
     edited_columns,
@@ -20,7 +22,7 @@ from mathloop.store.chain import (
     session_genesis,
     session_seal,
 )
-from mathloop.store.models import CandidateRow, SessionRow
+from mathloop.store.models import CandidateRow, SessionOpeningRow, SessionRow
 from mathloop.store.repository import Repository, fields_of
 
 
@@ -33,6 +35,7 @@ class MemoryStats:
     sessions: int = 0
     sealed: int = 0
     artifacts: int = 0
+    anchored: int = 0  # sessions of chain format 3 (their chain starts from the lineage)
     tips: dict[int | None, tuple[int, str]] = field(default_factory=dict)
 
 
@@ -41,15 +44,19 @@ def _where(row: Any) -> str:
 
 
 def audit_memory(contract_sha: str, repo: Repository, reported: set[tuple[str, str]],
-                 progress: Callable[[int], None] | None = None) -> tuple[list[Finding], MemoryStats]:
+                 progress: Callable[[int], None] | None = None, *, anchor: str | None = None,
+                 openings: dict[int, SessionOpeningRow] | None = None, links=None) -> tuple[list[Finding], MemoryStats]:
     """Return (findings, stats) for every memory row, session row and artifact of the lineage.
 
-    Each session's rows must form an unbroken chain from the session's opening fields; a row
-    without chain fields is legacy only while no chained row precedes it.
+    Each session's rows must form an unbroken chain from the session's opening fields (format 3: and
+    from the lineage anchor and the head it opened on); a row without chain fields is legacy only while
+    no chained row precedes it. `links` (search/audit_lineage.LineageLinks) checks each row against the
+    lineage's commits.
     """
     findings: list[Finding] = []
     stats = MemoryStats()
     sessions = raw.session_rows(repo.engine, contract_sha)
+    openings = openings if openings is not None else raw.session_openings(repo.engine, contract_sha)
     chains: dict[int | None, tuple[int, str]] = {}
     artifacts: set[str] = set()
     first_chained: int | None = None
@@ -75,30 +82,40 @@ def audit_memory(contract_sha: str, repo: Repository, reported: set[tuple[str, s
         stats.chained += 1
         key = row.session_id
         if key not in chains:
-            chains[key] = (0, _genesis(contract_sha, key, sessions, add))
+            chains[key] = (0, _genesis(contract_sha, key, sessions, add, openings, anchor))
         want, prev = chains[key]
         if row.chain_seq != want:
             add(Finding(None, row.commit_hash, f"{_where(key)}: memory row at chain position {want} is missing "
                         f"(row {row.id} sits at {row.chain_seq}): rows were deleted or reordered",
                         table="candidates", row=row.id, field="chain_seq"))
         elif prev != "deleted":
-            fields = fields_of(row, CANDIDATE_FIELDS)
+            fields = fields_of(row, CANDIDATE_FIELDS_V3 if key in openings else CANDIDATE_FIELDS)
             again = row_hash(prev, fields)
             if again != row.row_hash:
                 cols = edited_columns(row.field_digests, fields)
                 add(Finding(None, row.commit_hash,
                             f"memory row {row.id} ({_where(key)}, position {want}) was edited: "
                             + (f"column {', '.join(cols)} changed" if cols else
+                               "it does not chain from its session's start (the session's opening or the lineage "
+                               "anchor differ: copied from another store?)" if want == 0 else
                                "its hashed columns or its chain link changed (locator edited too)"),
                             table="candidates", row=row.id, field=",".join(cols) or None,
                             stored=row.row_hash, recomputed=again))
+        if links is not None:  # after the hash check, so that an edited column is named first
+            links.memory_row(row, add)
         chains[key] = (int(row.chain_seq) + 1, str(row.row_hash))
     stats.tips = chains
     stats.sessions = len(sessions)
+    stats.anchored = sum(1 for sid in sessions if sid in openings)
     for sid, s in sorted(sessions.items()):
+        if links is not None and sid in openings:
+            links.opening(sid, openings[sid], add)
         if s.seal:
             stats.sealed += 1
-            _check_seal(contract_sha, s, chains.get(sid), add)
+            _check_seal(contract_sha, s, chains.get(sid), add, openings.get(sid), anchor)
+        elif s.ended_at is not None and s.field_digests is not None:  # chained sessions are sealed when they end
+            add(Finding(None, None, f"session {s.id} ended ({s.outcome!r} at {s.ended_at}) but has no seal: "
+                        "its seal was removed", table="sessions", row=s.id, field="seal"))
     for sha in sorted(artifacts):
         stats.artifacts += 1
         art = raw.artifact_row(repo.engine, sha)
@@ -110,7 +127,15 @@ def audit_memory(contract_sha: str, repo: Repository, reported: set[tuple[str, s
     return findings, stats
 
 
-def _genesis(contract_sha: str, sid: int | None, sessions: dict[int, SessionRow], add) -> str:
+def _start(s: SessionRow, opening: SessionOpeningRow | None, anchor: str | None) -> str:
+    """Return a session's chain start: format 3 from the lineage anchor and its opening, else format 2."""
+    if opening is None:
+        return session_genesis(fields_of(s, SESSION_FIELDS))
+    return session_genesis({**fields_of(s, SESSION_FIELDS), **fields_of(opening, SESSION_OPEN_FIELDS)}, anchor)
+
+
+def _genesis(contract_sha: str, sid: int | None, sessions: dict[int, SessionRow], add,
+             openings: dict[int, SessionOpeningRow], anchor: str | None) -> str:
     """Return the chain start of a session, reporting an edited or deleted session row."""
     if sid is None:
         return no_session_genesis(contract_sha)
@@ -124,11 +149,12 @@ def _genesis(contract_sha: str, sid: int | None, sessions: dict[int, SessionRow]
     if cols:
         add(Finding(None, None, f"session {sid}: column {', '.join(cols)} was edited", table="sessions", row=sid,
                     field=",".join(cols)))
-    return session_genesis(fields)
+    return _start(s, openings.get(sid), anchor)
 
 
-def _check_seal(contract_sha: str, s: SessionRow, chain: tuple[int, str] | None, add) -> None:
-    count, tip = chain if chain else (0, session_genesis(fields_of(s, SESSION_FIELDS)))
+def _check_seal(contract_sha: str, s: SessionRow, chain: tuple[int, str] | None, add,
+                opening: SessionOpeningRow | None, anchor: str | None) -> None:
+    count, tip = chain if chain else (0, _start(s, opening, anchor))
     stored_count, _, _ = str(s.seal).partition(":")
     if stored_count != str(count):
         add(Finding(None, None, f"session {s.id} was sealed with {stored_count} memory rows but {count} are chained: "

@@ -5,6 +5,10 @@ Chain format 2: every memory row (candidate) is chained per session, starting fr
 session's opening fields, and a commit hash also covers its candidate's row hash, so the memory up
 to each commit (labels, reasons, payloads, proposer and its meta: the training data) is sealed into
 the commit chain. A session's end (count, last row, outcome) is sealed in the session row.
+Chain format 3: the lineage has an anchor, a hash of its contract row as stored (exact text, name,
+target, created_at); every commit covers it, and a session's chain starts from the anchor, the head
+commit the session opened on and the format, so a session copied from another store does not verify.
+A format-3 memory row's hash also covers its own id.
 """
 
 from __future__ import annotations
@@ -13,14 +17,19 @@ from typing import Any, Mapping
 
 from mathloop.domain import canonical_json, sha256_hex
 
-CHAIN_FORMAT = 2
+CHAIN_FORMAT = 3
+MEMORY_FORMAT = 2  # the first chain format with chained memory rows
 LEGACY_FORMAT = 1
+GENESIS = "0" * 64
 
 # The stored columns each row hash covers (their exact stored text/values, in this order).
 CANDIDATE_FIELDS = ("contract_sha", "session_id", "chain_seq", "head_commit", "payload", "payload_sha", "proposer",
                     "proposer_meta", "label", "reasons", "evidence", "evidence_sha", "timings", "created_at")
 SESSION_FIELDS = ("id", "contract_sha", "proposer", "seed", "options", "started_at")
 SESSION_END_FIELDS = ("ended_at", "outcome")
+CANDIDATE_FIELDS_V3 = ("id", *CANDIDATE_FIELDS)
+CONTRACT_FIELDS = ("sha256", "name", "target", "text", "created_at")
+SESSION_OPEN_FIELDS = ("opened_on", "format")
 COMMIT_FIELDS = ("format", "contract_sha", "parent", "seq", "candidate_id", "payload_sha", "state", "ranks", "bounds",
                  "evidence_sha", "label", "created_at")
 
@@ -39,10 +48,12 @@ def commit_body(
     format: int = LEGACY_FORMAT,
     candidate_id: int | None = None,
     candidate_hash: str | None = None,
+    lineage: str | None = None,
 ) -> dict[str, Any]:
     """Return the dict whose canonical bytes (after the parent hash) a commit hash covers.
 
-    Format 1 is the original body; format 2 adds the format itself and the candidate's id and row hash.
+    Format 1 is the original body; format 2 adds the format itself and the candidate's id and row hash;
+    format 3 adds the lineage anchor (the hash of the contract row as stored).
     """
     body: dict[str, Any] = {
         "contract_sha": contract_sha,
@@ -57,6 +68,8 @@ def commit_body(
     }
     if format != LEGACY_FORMAT:
         body.update(format=format, candidate_id=candidate_id, candidate=candidate_hash)
+    if format >= 3:
+        body["lineage"] = lineage
     return body
 
 
@@ -105,9 +118,18 @@ def edited_columns(stored_locator: str | None, fields: Mapping[str, Any]) -> lis
     return [k for k in fields if k in old and old[k] != now[k]]
 
 
-def session_genesis(fields: Mapping[str, Any]) -> str:
-    """Return the hash a session's memory chain starts from: its opening fields (proposer, seed, options...)."""
-    return row_hash("0" * 64, fields)
+def lineage_anchor(contract_fields: Mapping[str, Any]) -> str:
+    """Return the lineage anchor: the hash of the contract row as stored (CONTRACT_FIELDS, exact text)."""
+    return row_hash(GENESIS, contract_fields)
+
+
+def session_genesis(fields: Mapping[str, Any], anchor: str | None = None) -> str:
+    """Return the hash a session's memory chain starts from: its opening fields (proposer, seed, options...).
+
+    Format 3 passes the lineage anchor and adds SESSION_OPEN_FIELDS (the head it opened on) to `fields`,
+    so the chain starts from this store's lineage; format 2 starts from zeros.
+    """
+    return row_hash(anchor or GENESIS, fields)
 
 
 def no_session_genesis(contract_sha: str) -> str:

@@ -17,6 +17,7 @@ from mathloop.store.repository import Repository, now
 
 FORMAT = "mathloop/checkpoint/1"
 _HEX = re.compile(r"[0-9a-f]{64}")
+_SEAL = re.compile(r"[0-9]{1,18}:[0-9a-f]{64}")
 
 
 class CheckpointError(ValueError):
@@ -34,6 +35,7 @@ class Checkpoint:
         memory: {session id (None = session-less rows): (chained rows, last row hash)}.
         taken_at: when it was taken (UTC ISO-8601).
         chains: other hash chains of the lineage by table name (e.g. lean_attestations): (rows, last hash).
+        seals: {session id: its seal} of the sessions that had ended (an ended session stays sealed as it was).
     """
 
     contract_sha: str
@@ -42,6 +44,7 @@ class Checkpoint:
     memory: Mapping[int | None, tuple[int, str]] = field(default_factory=dict)
     taken_at: str = ""
     chains: Mapping[str, tuple[int, str]] = field(default_factory=dict)
+    seals: Mapping[int, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -54,6 +57,7 @@ class Checkpoint:
                          for sid, (n, tip) in sorted(self.memory.items(), key=lambda kv: (kv[0] is not None, kv[0] or 0))],
             "taken_at": self.taken_at,
             "chains": [{"table": t, "rows": n, "tip": tip} for t, (n, tip) in sorted(self.chains.items())],
+            "seals": [{"session": sid, "seal": seal} for sid, seal in sorted(self.seals.items())],
         }
 
     @classmethod
@@ -98,7 +102,18 @@ class Checkpoint:
             if not isinstance(tip, str) or not _HEX.fullmatch(tip):
                 raise CheckpointError(f"chains[{i}].tip: must be 64 lowercase hex digits")
             chains[c["table"]] = (n, tip)
-        return cls(sha, head, length, memory, str(d.get("taken_at", "")), chains)
+        seals: dict[int, str] = {}
+        raw_seals = d.get("seals", [])  # absent in checkpoints written before seals were kept
+        if not isinstance(raw_seals, list):
+            raise CheckpointError("seals: must be a list")
+        for i, e in enumerate(raw_seals):
+            sid, seal = e.get("session") if isinstance(e, dict) else None, e.get("seal") if isinstance(e, dict) else None
+            if isinstance(sid, bool) or not isinstance(sid, int):
+                raise CheckpointError(f"seals[{i}].session: must be an integer")
+            if not isinstance(seal, str) or not _SEAL.fullmatch(seal):
+                raise CheckpointError(f"seals[{i}].seal: must be 'count:64 hex digits'")
+            seals[sid] = seal
+        return cls(sha, head, length, memory, str(d.get("taken_at", "")), chains, seals)
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), indent=1) + "\n"
@@ -112,8 +127,9 @@ def take(repo: Repository, contract_sha: str, chains: Mapping[str, ChainAccess] 
     """Return the lineage's checkpoint now: head, length, every session chain's tip and every other chain's."""
     head = repo.head(contract_sha)
     tips = {name: tip for name, (tip_of, _) in (chains or {}).items() if (tip := tip_of(repo, contract_sha))}
+    seals = {sid: s.seal for sid, s in raw.session_rows(repo.engine, contract_sha).items() if s.seal}
     return Checkpoint(contract_sha, head.hash if head else None, head.seq + 1 if head else 0,
-                      raw.memory_tips(repo.engine, contract_sha), now(), tips)
+                      raw.memory_tips(repo.engine, contract_sha), now(), tips, seals)
 
 
 def compare(repo: Repository, contract_sha: str, cp: Checkpoint,
@@ -138,6 +154,12 @@ def compare(repo: Repository, contract_sha: str, cp: Checkpoint,
         elif row.row_hash != tip:
             problems.append(f"{who}: memory row {n - 1} (id {row.id}) differs from the checkpoint "
                             f"(stored {str(row.row_hash)[:12]}, checkpoint {tip[:12]})")
+    sessions = raw.session_rows(repo.engine, contract_sha) if cp.seals else {}
+    for sid, seal in sorted(cp.seals.items()):
+        now_seal = sessions[sid].seal if sid in sessions else None
+        if now_seal != seal:
+            problems.append(f"session {sid} was sealed at the checkpoint ({seal[:20]}…) and is now "
+                            + ("deleted" if sid not in sessions else "unsealed" if now_seal is None else "sealed otherwise"))
     for name, (n, tip) in sorted(cp.chains.items()):
         access = (chains or {}).get(name)
         if access is None:

@@ -1,7 +1,10 @@
-"""Bring a store written by an older mathloop up to the current schema: add missing nullable columns and indexes.
+"""Bring a store written by an older mathloop up to the current schema: add missing tables, nullable columns
+and indexes.
 
-Old rows keep NULL in the new columns, which audit reads as chain format 1 (see store/chain.py);
-nothing is rewritten, so an old store's hashes still verify.
+Old rows keep NULL in the new columns, which audit reads as chain format 1 (see store/chain.py), and
+have no rows in the new tables (chain format 3: `lineage_anchors`, `session_openings`), which audit reads
+as chain format 2; nothing is rewritten, so an old store's hashes still verify. A lineage gets its anchor
+the first time a current writer opens it (Repository.anchor).
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ def upgrade(engine: Engine) -> list[str]:
     with engine.begin() as conn:
         for table in SQLModel.metadata.sorted_tables:
             if table.name not in existing_tables:
+                table.create(conn, checkfirst=True)
+                added.append(f"table {table.name}")
                 continue
             have = {c["name"] for c in insp.get_columns(table.name)}
             for col in table.columns:

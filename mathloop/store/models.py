@@ -105,3 +105,31 @@ class ArtifactRow(SQLModel, table=True):
     sha256: str = Field(primary_key=True, max_length=64)
     content: str = Field(sa_column=Column(Text, nullable=False))
     size: int
+
+
+class LineageAnchorRow(SQLModel, table=True):
+    """Chain format 3: a lineage's anchor, the hash of its contract row as stored (store/chain.py).
+
+    Every format-3 commit covers it and every format-3 session chain starts from it, so the contract row's
+    exact text, name, target and created_at are sealed into the chains.
+    """
+
+    __tablename__ = "lineage_anchors"
+    contract_sha: str = Field(primary_key=True, foreign_key="contracts.sha256", max_length=64)
+    format: int
+    anchor: str = Field(max_length=64)
+    field_digests: str | None = Field(default=None, sa_column=Column(Text, nullable=True))  # locator, not hashed
+
+
+class SessionOpeningRow(SQLModel, table=True):
+    """Chain format 3: where a session opened (the lineage's head then, GENESIS before the root).
+
+    Its fields are part of the session's chain start (with the lineage anchor), so a session copied from
+    another store, or moved onto another head, does not verify.
+    """
+
+    __tablename__ = "session_openings"
+    session_id: int = Field(primary_key=True, foreign_key="sessions.id")
+    contract_sha: str = Field(index=True, max_length=64)
+    format: int
+    opened_on: str = Field(max_length=64)

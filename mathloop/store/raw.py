@@ -4,11 +4,34 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from sqlalchemy import func
+from sqlalchemy import func, inspect
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from mathloop.store.models import ArtifactRow, CandidateRow, CommitRow, ContractRow, SessionRow
+from mathloop.store.models import (ArtifactRow, CandidateRow, CommitRow, ContractRow, LineageAnchorRow,
+                                   SessionOpeningRow, SessionRow)
+
+
+def has_table(engine: Engine, name: str) -> bool:
+    """Return whether the store has this table (a store opened read-only is never given new ones)."""
+    return inspect(engine).has_table(name)
+
+
+def lineage_anchor(engine: Engine, contract_sha: str) -> LineageAnchorRow | None:
+    """Return the lineage's anchor row (chain format 3), or None (an older store, or deleted)."""
+    if not has_table(engine, LineageAnchorRow.__tablename__):
+        return None
+    with Session(engine) as s:
+        return s.get(LineageAnchorRow, contract_sha)
+
+
+def session_openings(engine: Engine, contract_sha: str) -> dict[int, SessionOpeningRow]:
+    """Return the opening rows (chain format 3) of the lineage's sessions by session id."""
+    if not has_table(engine, SessionOpeningRow.__tablename__):
+        return {}
+    with Session(engine) as s:
+        return {int(r.session_id): r for r in s.exec(select(SessionOpeningRow)
+                                                      .where(SessionOpeningRow.contract_sha == contract_sha))}
 
 
 def commit_rows(engine: Engine, contract_sha: str) -> list[CommitRow]:

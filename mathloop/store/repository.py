@@ -18,12 +18,16 @@ from mathloop.domain import (Evidence, Head, Label, Rejection, Scores, canonical
                              sha256_hex)
 from mathloop.store.chain import (
     CANDIDATE_FIELDS,
+    CANDIDATE_FIELDS_V3,
     CHAIN_FORMAT,
     COMMIT_FIELDS,
+    CONTRACT_FIELDS,
+    SESSION_OPEN_FIELDS,
     SESSION_END_FIELDS,
     SESSION_FIELDS,
     commit_body,
     commit_hash,
+    lineage_anchor,
     locator,
     no_session_genesis,
     row_hash,
@@ -36,6 +40,8 @@ from mathloop.store.models import (
     CandidateRow,
     CommitRow,
     ContractRow,
+    LineageAnchorRow,
+    SessionOpeningRow,
     SessionRow,
 )
 
@@ -147,6 +153,8 @@ class Repository:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self._anchors: dict[str, str] = {}  # contract sha -> lineage anchor (never changes once written)
+        self._openings: dict[int, SessionOpeningRow | None] = {}
 
     # -- contracts and sessions ------------------------------------------------------------
     def ensure_contract(self, contract: Contract) -> None:
@@ -159,6 +167,32 @@ class Repository:
                     s.commit()
                 except IntegrityError:  # a concurrent writer recorded it first
                     s.rollback()
+        self.anchor(contract.sha256)
+
+    def anchor(self, contract_sha: str) -> str | None:
+        """Return the lineage's anchor (chain format 3), recording it from the contract row if missing.
+
+        Returns None when the contract row does not exist.
+        """
+        if contract_sha in self._anchors:
+            return self._anchors[contract_sha]
+        with Session(self.engine) as s:
+            got = s.get(LineageAnchorRow, contract_sha)
+            if got is None:
+                row = s.get(ContractRow, contract_sha)
+                if row is None:
+                    return None
+                fields = fields_of(row, CONTRACT_FIELDS)
+                got = LineageAnchorRow(contract_sha=contract_sha, format=CHAIN_FORMAT,
+                                       anchor=lineage_anchor(fields), field_digests=locator(fields))
+                s.add(got)
+                try:
+                    s.commit()
+                except IntegrityError:  # a concurrent writer anchored it first: read theirs
+                    s.rollback()
+                    got = s.get(LineageAnchorRow, contract_sha)
+            self._anchors[contract_sha] = got.anchor
+            return got.anchor
 
     def lineages(self, name: str) -> list[ContractRow]:
         """Return every recorded contract version with this name, oldest first."""
@@ -166,7 +200,10 @@ class Repository:
             return list(s.exec(select(ContractRow).where(ContractRow.name == name).order_by(ContractRow.created_at)))
 
     def start_session(self, contract_sha: str, proposer: str, seed: int, options: Mapping[str, Any]) -> int:
-        """Open a session row (its opening fields start the session's memory chain); return its id."""
+        """Open a session row (its opening fields, the lineage anchor and the head it opens on start the
+        session's memory chain); return its id."""
+        self.anchor(contract_sha)
+        head = self.head(contract_sha)
         with Session(self.engine) as s:
             row = SessionRow(contract_sha=contract_sha, proposer=proposer, seed=seed,
                              options=json.dumps(dict(options), sort_keys=True, default=str), started_at=now())
@@ -174,8 +211,21 @@ class Repository:
             s.flush()
             row.field_digests = locator(fields_of(row, SESSION_FIELDS))
             s.add(row)
+            s.add(SessionOpeningRow(session_id=row.id, contract_sha=contract_sha, format=CHAIN_FORMAT,
+                                    opened_on=head.hash if head else GENESIS))
             s.commit()
             return int(row.id)
+
+    def _opening(self, s: Session, session_id: int | None) -> SessionOpeningRow | None:
+        """Return the session's opening row (None: a session opened before chain format 3, or no session)."""
+        if session_id is None:
+            return None
+        if session_id not in self._openings:
+            got = s.get(SessionOpeningRow, session_id)
+            if got is not None:
+                s.expunge(got)
+            self._openings[session_id] = got
+        return self._openings[session_id]
 
     def end_session(self, session_id: int, outcome: str) -> None:
         """Record how the session ended and seal its memory chain (row count, last row hash, outcome)."""
@@ -201,7 +251,11 @@ class Repository:
         sess = s.get(SessionRow, session_id)
         if sess is None:
             raise KeyError(f"session {session_id} does not exist")
-        return -1, session_genesis(fields_of(sess, SESSION_FIELDS))
+        opening = self._opening(s, session_id)
+        if opening is None:
+            return -1, session_genesis(fields_of(sess, SESSION_FIELDS))
+        fields = {**fields_of(sess, SESSION_FIELDS), **fields_of(opening, SESSION_OPEN_FIELDS)}
+        return -1, session_genesis(fields, self.anchor(contract_sha))
 
     # -- the memory ------------------------------------------------------------------------
     def _evidence_columns(self, s: Session, evidence: Evidence | None) -> dict[str, Any]:
@@ -238,7 +292,10 @@ class Repository:
         # the unique (contract, session, chain_seq) index refuses a fork all the same).
         seq, prev = self._chain_tip(s, contract_sha, session_id)
         row.chain_seq = seq + 1
-        fields = fields_of(row, CANDIDATE_FIELDS)
+        s.add(row)
+        s.flush()  # the id first: a format-3 row hash covers it
+        names = CANDIDATE_FIELDS_V3 if self._opening(s, session_id) is not None else CANDIDATE_FIELDS
+        fields = fields_of(row, names)
         row.row_hash, row.field_digests = row_hash(prev, fields), locator(fields)
         s.add(row)
         s.flush()
@@ -286,6 +343,7 @@ class Repository:
                      proposer: str, meta: Mapping[str, Any], label: Label, evidence: Evidence) -> CommitRecord:
         parent_hash = parent.hash if parent else GENESIS
         seq = parent.seq + 1 if parent else 0
+        anchor = self.anchor(contract_sha)  # before the transaction: it may write the anchor row
         with Session(self.engine) as s:
             try:
                 cand = self._candidate_row(s, contract_sha=contract_sha, session_id=session_id,
@@ -296,7 +354,8 @@ class Repository:
                 body = commit_body(contract_sha=contract_sha, seq=seq, payload_sha=cand.payload_sha,
                                    state=evidence.state, ranks=evidence.ranks, bounds=bounds,
                                    evidence_sha=cand.evidence_sha, label=label.value, created_at=created,
-                                   format=CHAIN_FORMAT, candidate_id=cand.id, candidate_hash=cand.row_hash)
+                                   format=CHAIN_FORMAT, candidate_id=cand.id, candidate_hash=cand.row_hash,
+                                   lineage=anchor)
                 h = commit_hash(parent_hash, body)
                 row = CommitRow(hash=h, contract_sha=contract_sha, parent=parent_hash, seq=seq, candidate_id=cand.id,
                                 payload_sha=cand.payload_sha, state=canonical_json(evidence.state).decode("utf-8"),

@@ -21,6 +21,8 @@ from mathloop.web.queries import candidates_page, contract_row, lineages, stored
 
 READ_METHODS = ("GET", "HEAD")
 PER_PAGE = 50
+MAX_ROW_ID = 2**63 - 1  # SQLite's and PostgreSQL's largest integer key: larger ids name no row
+MAX_PAGE = 10**9  # far beyond any store; an offset past it would overflow the database's integer
 _HEX = re.compile(r"^[0-9a-f]{64}$")
 CSP = (f"default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; script-src '{SCRIPT_CSP_HASH}'; "
        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
@@ -57,6 +59,10 @@ class ReadOnlyGuard:
 
 def _not_found(message: str) -> HTMLResponse:
     return HTMLResponse(pages.error_page(404, message), status_code=404)
+
+
+def _bad_request(message: str) -> HTMLResponse:
+    return HTMLResponse(pages.error_page(400, message), status_code=400)
 
 
 def create_app(repo: Repository, store_label: str) -> ASGIApp:
@@ -132,11 +138,15 @@ def create_app(repo: Repository, store_label: str) -> ASGIApp:
         try:
             page = max(0, int(request.query_params.get("page", "0")))
         except ValueError:
-            page = 0
+            page = 0  # as before: a page that is not a number is the first page
+        if page > MAX_PAGE:
+            return _bad_request(f"page must be at most {MAX_PAGE}")
         lines, total = candidates_page(repo, sha, label, page * PER_PAGE, PER_PAGE)
         return HTMLResponse(pages.candidates_page(lin, lines, total, label, page, PER_PAGE))
 
     async def candidate(request: Request) -> Response:
+        if request.path_params["id"] > MAX_ROW_ID:  # the database would overflow, not answer "none"
+            return _not_found("no such candidate")
         c = repo.candidate(request.path_params["id"])
         if c is None:
             return _not_found("no such candidate")

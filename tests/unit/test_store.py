@@ -30,7 +30,8 @@ def test_commits_are_hash_chained(toy_contract, repo):
     cand = candidate_row(repo.engine, b.candidate_id)
     body = commit_body(contract_sha=b.contract_sha, seq=b.seq, payload_sha=b.payload_sha, state=b.state, ranks=b.ranks,
                        bounds={"value": "1/2"}, evidence_sha=b.evidence_sha, label=b.label, created_at=b.created_at,
-                       format=CHAIN_FORMAT, candidate_id=b.candidate_id, candidate_hash=cand.row_hash)
+                       format=CHAIN_FORMAT, candidate_id=b.candidate_id, candidate_hash=cand.row_hash,
+                       lineage=repo.anchor(b.contract_sha))
     assert commit_hash(a.hash, body) == b.hash
 
 
