@@ -107,9 +107,7 @@ def test_changing_any_digit_of_any_number_in_the_statement_is_never_proved(which
 
 @needs_lean
 def test_changing_a_published_constant_in_the_support_library_is_never_proved(lc):
-    from mathloop.lean.render import support_text
-
-    lib = support_text("Mathloop.LevinsonConrey")
+    lib = lc.support_text("Mathloop.LevinsonConrey")
     spans = _code_spans(lib)
     assert len(spans) == 4  # conreyThetaSup = 4/7 and levinsonThetaSup = 1/2: the only numbers there
     for a, b in spans[:2]:  # the constant this commit's claims use (levinsonThetaSup is used by none of them)
