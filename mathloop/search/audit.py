@@ -108,7 +108,9 @@ OTHER_CHAINS = {"lean_attestations": (_lean_tip, _lean_hash_at)}
 
 def _lean_attestations(contract: Contract, repo: Repository) -> list[Finding]:
     """Return the Lean layer's own audit of its attestation chain (mathloop/lean/attest.py), when present."""
-    return list(audit_attestations(contract, repo))
+    from mathloop.targets import build_target
+
+    return list(audit_attestations(contract, repo, build_target(contract)))
 
 
 def _audit_one(contract: Contract, repo: Repository, runner: CheckRunner | None, parent: CommitRecord | None,
