@@ -121,7 +121,7 @@ def _stored(manifest: dict, target: Optional[str], db: str) -> dict[str, StoredC
             fail(f"commit {c.hash}: its evidence is missing from the store (run `mathloop audit`)", 1)
         try:
             r = tgt.lean_render(c.hash, cand.evidence)
-        except RenderError:
+        except (RenderError, SupportError):
             r = None
         if r is not None and bound_mismatch(r, cand.evidence.bounds) is not None:
             r = None
@@ -221,7 +221,7 @@ def export_lean(contract, repo, out: Path) -> None:
         fail(f"no commits for {contract.name} in this store: nothing to export")
     try:
         summary = export_project(contract, commits, out, tgt.lean_render)
-    except (ExportError, RenderError) as e:
+    except (ExportError, RenderError, SupportError) as e:
         fail(str(e))
     states = [e["lean"]["status"] for e in summary.manifest["commits"]]
     console.print(f"wrote a Lean project with {summary.rendered} certificate module(s) for {len(commits)} commit(s) "

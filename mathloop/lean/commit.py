@@ -20,7 +20,7 @@ from mathloop.lean.check import LeanCrash, check_source
 from mathloop.lean.library import LibraryError, support_path
 from mathloop.lean.names import declared_in
 from mathloop.lean.render import RenderedCommit, RenderError, bound_mismatch
-from mathloop.lean.support_modules import anchored
+from mathloop.lean.support_modules import SupportError, anchored
 from mathloop.lean.toolchain import Toolchain, discover
 
 DEFAULT_TIMEOUT_S = 600
@@ -51,7 +51,7 @@ def check_commit(target: Target, commit_hash: str, evidence: Evidence, *, toolch
     """Return the commit's Lean outcome (renders it, then checks it where a Lean exists)."""
     try:
         rendered = target.lean_render(commit_hash, evidence)
-    except RenderError as e:
+    except (RenderError, SupportError) as e:
         why = (f"rendering failed: {e}",)
         return Outcome("refuted", attest.Attestation(commit_hash, "refuted", kind="render", reasons=why), why)
     if rendered is None:
@@ -94,7 +94,10 @@ def refused(target: Target, rendered: RenderedCommit, evidence: Evidence) -> str
     Its support modules must be mathloop's own shared text or the target package's, and its statement
     must certify exactly the commit's bounds.
     """
-    problems = anchored(rendered.support_texts or {}, target.lean_support())
+    try:
+        problems = anchored(rendered.support_texts or {}, target.lean_support())
+    except SupportError as e:
+        return f"support module refused: {e}"
     if problems:
         return f"support module refused: {problems[0]}"
     return bound_mismatch(rendered, evidence.bounds)
