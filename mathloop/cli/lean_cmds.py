@@ -22,7 +22,7 @@ from mathloop.lean.export import ExportError
 from mathloop.lean.library import LibraryError, support_path
 from mathloop.lean.names import declared_in
 from mathloop.lean.recheck import StoredCommit, check_project, read_manifest
-from mathloop.lean.support_modules import SupportError, imports, shared_modules
+from mathloop.lean.support_modules import SupportError, imports, package_modules, shared_modules
 from mathloop.lean.toolchain import discover
 from mathloop.targets import build_target, registered, target_class
 
@@ -49,13 +49,16 @@ def doctor(as_json: bool = typer.Option(False, "--json", help="Machine-readable 
 
 
 def all_support() -> dict[str, str]:
-    """Return {module: text} of mathloop's shared modules and every registered target's own (a module two
-    targets ship with different texts, or a target that cannot be loaded, is left out)."""
+    """Return {module: text} of mathloop's shared modules and every registered target package's own.
+
+    Read as package data without importing any target module; a module two targets ship with different
+    texts, or a package whose modules are refused, is left out.
+    """
     out, clash = shared_modules(), set()
-    for key in sorted(registered()):
+    for key, reg in sorted(registered().items()):
         try:
-            own = target_class(key).lean_support()
-        except (ContractError, SupportError):
+            own = package_modules(reg.package)
+        except (SupportError, AttributeError, ImportError, OSError):
             continue
         for m, text in own.items():
             if out.setdefault(m, text) != text:

@@ -29,6 +29,8 @@ _FIELD_RE = re.compile(rf"^[ \t]+({_ID})\s*(?:::|:|\()", re.M)
 _EXPORT_RE = re.compile(rf"(?<![\w.'])export\s+{_ID}\s*\(([^)]*)\)")
 _OPEN_RE = re.compile(rf"(?<![\w.'])open\s+(?:scoped\s+)?{_ID}\s*(?:\(([^)]*)\)|renaming\s+([^\n]*))")
 _ARROW_RE = re.compile(rf"({_ID})\s*(?:→|->)\s*({_ID})")
+_SPECIAL_RE = re.compile(r"--|/-|[\"«`']")
+_BLOCK_RE = re.compile(r"/-|-/")
 
 
 @dataclass(frozen=True)
@@ -53,7 +55,8 @@ def mask(text: str) -> tuple[str, list[Refusal]]:
             if out[k] != "\n":
                 out[k] = " "
 
-    while i < n:
+    while (hit := _SPECIAL_RE.search(text, i)) is not None:
+        i = hit.start()
         c = text[i]
         if text.startswith("--", i):
             j = text.find("\n", i)
@@ -62,18 +65,14 @@ def mask(text: str) -> tuple[str, list[Refusal]]:
             i = j
         elif text.startswith("/-", i):
             depth, j = 1, i + 2
-            while j < n and depth:
-                if text.startswith("/-", j):
-                    depth, j = depth + 1, j + 2
-                elif text.startswith("-/", j):
-                    depth, j = depth - 1, j + 2
-                else:
-                    j += 1
+            while depth and (m := _BLOCK_RE.search(text, j)) is not None:
+                depth, j = depth + (1 if m.group(0) == "/-" else -1), m.end()
             if depth:
+                j = n
                 refusals.append(Refusal("/-", text.count("\n", 0, i) + 1, "unterminated comment"))
             blank(i, j)
             i = j
-        elif c in "\"«`" or (c == "'" and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] in "_'!?"))):
+        elif c != "'" or i == 0 or not (text[i - 1].isalnum() or text[i - 1] in "_'!?"):
             what = {"\"": "string literal", "«": "quoted name", "`": "name literal"}.get(c, "char literal")
             refusals.append(Refusal(c, text.count("\n", 0, i) + 1,
                                     f"{what}: not needed in plain-style claims (and could hide a declaration)"))
