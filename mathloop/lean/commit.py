@@ -70,12 +70,12 @@ def check_commit(target: Target, commit_hash: str, evidence: Evidence, *, toolch
                                                          file_sha256s=files, reasons=why), why)
     limit = timeout_s or float(target.contract.lean_timeout_s or DEFAULT_TIMEOUT_S)
     try:
-        support = support_path(tc, rendered.support_texts)
+        support = support_path(tc, dict(rendered.support_texts or {}))
     except LibraryError as e:
         return Outcome("pending", None, (str(e),))
     try:
         res = check_source(rendered.check_source(), rendered.theorems, toolchain=tc, timeout_s=limit,
-                           lean_path=(support,), protected=declared_in(rendered.support_texts.values()))
+                           lean_path=(support,), protected=declared_in((rendered.support_texts or {}).values()))
     except LeanCrash as e:
         tail = (e.stderr or e.stdout or "").strip().splitlines()[-3:]
         return Outcome("pending", None, (f"Lean did not answer: {e}", *tail))
