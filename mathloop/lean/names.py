@@ -20,7 +20,8 @@ from typing import Iterable
 from mathloop.lean.source import Refusal
 
 _ID = r"[^\W\d][\w'!?]*(?:\.[^\W\d][\w'!?]*)*"
-_DECL_RE = re.compile(r"(?<![\w.'])(def|theorem|lemma|abbrev|structure|class|inductive|opaque|axiom)\s+(?:inductive\s+)?"
+_DECL_RE = re.compile(r"(?<![\w.'])(def|theorem|lemma|abbrev|structure|class|inductive|opaque|axiom)\s+"
+                      r"(?:inductive\s+)?"
                       rf"({_ID})")
 _INSTANCE_RE = re.compile(r"(?<![\w.'])instance(?![\w'])")
 _SCOPE_RE = re.compile(rf"(?<![\w.'])(namespace|section|end|mutual)(?![\w'])[ \t]*({_ID})?")

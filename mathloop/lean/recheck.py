@@ -61,8 +61,9 @@ def read_manifest(root: Path | str) -> dict[str, Any]:
     root = Path(root)
     try:
         manifest = json.loads(_read(root, "manifest.json"))
+        commits = manifest["commits"]
         if not str(manifest["format"]).startswith("mathloop-lean-export/") or not isinstance(manifest["files"], dict) \
-                or not isinstance(manifest["commits"], list) or not all(isinstance(e, dict) for e in manifest["commits"]):
+                or not isinstance(commits, list) or not all(isinstance(e, dict) for e in commits):
             raise TypeError("unexpected layout")
     except (ValueError, KeyError, TypeError) as e:
         raise ExportError(f"{root}/manifest.json: not a mathloop Lean export ({e})") from None

@@ -113,7 +113,8 @@ def ordered(modules: Mapping[str, str]) -> dict[str, str]:
     """
     left, out = dict(modules), {}
     while left:
-        ready = [m for m, t in left.items() if all(i in out or i == "Init" or i.startswith("Init.") for i in imports(t))]
+        ready = [m for m, t in left.items()
+                 if all(i in out or i == "Init" or i.startswith("Init.") for i in imports(t))]
         if not ready:
             m = sorted(left)[0]
             missing = [i for i in imports(left[m]) if i not in out and i not in left]

@@ -71,7 +71,8 @@ def test_a_missing_or_extra_bound_is_a_mismatch(real):
     assert bound_mismatch(r, {}) == "the Lean statement certifies kappa, a bound the commit does not have"
     assert bound_mismatch(r, {**ev.bounds, "other": Fraction(1)}) == \
         "the Lean statement does not state the commit's bound other"
-    assert bound_mismatch(replace(r, bounds={}), ev.bounds) == "the Lean statement does not state the commit's bound kappa"
+    assert bound_mismatch(replace(r, bounds={}), ev.bounds) == \
+        "the Lean statement does not state the commit's bound kappa"
     assert bound_mismatch(r, ev.bounds) is None
 
 

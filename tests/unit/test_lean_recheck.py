@@ -115,7 +115,8 @@ def test_an_unlisted_lean_file_and_a_missing_file_are_refused(export):
 
 def test_a_shadowing_definition_in_a_statement_is_refused(export):
     st = sorted(export.glob("Certs/*/Statement.lean"))[0]
-    st.write_text(st.read_text().replace("open Mathloop\n", "open Mathloop\n\ndef zble (a b : Int) : Bool := Bool.true\n"))
+    forged = "open Mathloop\n\ndef zble (a b : Int) : Bool := Bool.true\n"
+    st.write_text(st.read_text().replace("open Mathloop\n", forged))
     _rehash(export)
     res, _ = check_project(export, NO_LEAN, _support())
     assert res.label == "UNKNOWN"  # the files agree with the manifest; the name scan runs with Lean (below)
