@@ -168,19 +168,20 @@ def _result(tc: Toolchain, verdict: Verdict, reason: str, digest: str, **kw) -> 
 
 def check_source(source: str, theorems: Sequence[str] | None = None, *, toolchain: Toolchain | None = None,
                  timeout_s: float = 600, memory_mb: int | None = 8192, lean_path: Sequence[Path] = (),
-                 protected: Iterable[str] = ()) -> LeanResult:
+                 protected: Iterable[str] = (), name_scan: bool = True) -> LeanResult:
     """Return Lean's verdict on a self-contained source declaring `theorems` (default: every `theorem` in it).
 
     `protected`: names besides the prelude's that the source may not reuse (the support modules' names
-    when it imports them).
+    when it imports them). `name_scan=False` only for mathloop's own trusted test files (the prelude's
+    agreement check declares copies of prelude names on purpose); the refusal scan always runs.
 
     Raises:
         LeanTimeout: the wall-clock limit passed (process group killed).
         LeanCrash: Lean crashed or exited non-zero without saying why.
     """
     digest = sha256_hex(source.encode("utf-8"))
-    refusals = tuple(sorted(scan(source) + lean_names.shadowing(source, lean_names.prelude_names() | set(protected)),
-                            key=lambda r: (r.line, r.token)))
+    shadows = lean_names.shadowing(source, lean_names.prelude_names() | set(protected)) if name_scan else ()
+    refusals = tuple(sorted(scan(source) + shadows, key=lambda r: (r.line, r.token)))
     if refusals:
         return LeanResult(Verdict.REFUTED, f"refused before running Lean: {refusals[0]}", refused=True,
                           file_sha256=digest, messages=tuple(str(r) for r in refusals))
