@@ -1,9 +1,12 @@
 """Run Lean on one self-contained file and read its verdict (refusal scan first, axioms by allowlist).
 
-PROVED only if: the source passes the refusal scan, Lean reports no error and no `sorry`, every
+PROVED only if: the source passes the refusal scan and the name scan (no declaration, export or
+open-renaming reuses a protected constant's name), Lean reports no error and no `sorry`, every
 declared theorem has an axiom report from the `#print axioms` lines the checker appended itself,
 and every axiom is in {propext, Classical.choice, Quot.sound}. Refused source never reaches a
-process. A failure to answer (timeout, crash) raises LeanCrash / LeanTimeout.
+process. Lean also prints every theorem's statement with fully qualified names (`#check` under
+`pp.fullNames`), so a report never shows `Nat.add` for `Foo.Nat.add`. A failure to answer
+(timeout, crash) raises LeanCrash / LeanTimeout.
 """
 
 from __future__ import annotations
@@ -13,9 +16,10 @@ import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 from mathloop.domain import Verdict, sha256_hex
+from mathloop.lean import names as lean_names
 from mathloop.lean.process import LeanCrash, LeanTimeout, ProcessOutput, run_process
 from mathloop.lean.source import scan
 from mathloop.lean.toolchain import Toolchain, discover
@@ -27,8 +31,9 @@ ALLOWED_AXIOMS = frozenset({"propext", "Classical.choice", "Quot.sound"})
 CHECK_FILE = "MathloopCheck.lean"
 _AXIOMS_RE = re.compile(r"^'(?P<name>[^']+)' depends on axioms: \[(?P<axioms>[^\]]*)\]", re.S)
 _NO_AXIOMS_RE = re.compile(r"^'(?P<name>[^']+)' does not depend on any axioms")
-_DECL_RE = re.compile(r"^(?:(?:private|protected|noncomputable)\s+)*(?:theorem|lemma)\s+([A-Za-z_][A-Za-z0-9_.']*)", re.M)
-_NS_RE = re.compile(r"^(namespace|end|section)\b[ \t]*([A-Za-z_][A-Za-z0-9_.]*)?[ \t]*$", re.M)
+# Appended after the file (with the `#print axioms` lines): statements printed with full names.
+_PP_OPTIONS = ("set_option pp.fullNames true\nset_option pp.deepTerms true\nset_option pp.maxSteps 1000000\n")
+MAX_STATEMENT_CHARS = 4000
 
 
 @dataclass(frozen=True)
@@ -54,6 +59,7 @@ class LeanResult:
         refused: True when the refusal scan stopped the file before Lean ran.
         file_sha256: sha256 of the source as given (before the appended `#print axioms`).
         axioms: (theorem, axioms it depends on) for every theorem reported.
+        statements: (theorem, its statement as Lean prints it with fully qualified names).
         messages: Lean's messages, or the refusal reasons.
         seconds: wall-clock time of the Lean run.
         kind / version / commit / prelude_sha256: which Lean answered.
@@ -64,6 +70,7 @@ class LeanResult:
     refused: bool = False
     file_sha256: str = ""
     axioms: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    statements: tuple[tuple[str, str], ...] = ()
     messages: tuple[str, ...] = ()
     seconds: float = 0.0
     kind: str = ""
@@ -82,6 +89,7 @@ class LeanResult:
     def to_json(self) -> dict:
         return {"verdict": self.label, "axioms": list(self.all_axioms()),
                 "reasons": [self.reason, *self.messages], "file_sha256": self.file_sha256,
+                "statements": [{"theorem": t, "statement": st} for t, st in self.statements],
                 "seconds": self.seconds, "lean": {"kind": self.kind or None, "version": self.version or None,
                                                   "commit": self.commit or None,
                                                   "prelude_sha256": self.prelude_sha256 or None}}
@@ -111,18 +119,20 @@ def parse_messages(stdout: str) -> list[LeanMessage]:
 
 def declared_theorems(source: str) -> list[str]:
     """Return the fully qualified names of the `theorem`s a plain-style file declares (namespaces tracked)."""
-    stack: list[tuple[str, str]] = []
-    out: list[str] = []
-    events = sorted([(m.start(), "ns", m) for m in _NS_RE.finditer(source)]
-                    + [(m.start(), "thm", m) for m in _DECL_RE.finditer(source)], key=lambda e: e[0])
-    for _, kind, m in events:
-        if kind == "thm":
-            out.append(".".join([n for k, n in stack if k == "namespace" and n] + [m.group(1)]))
-        elif m.group(1) in ("namespace", "section"):
-            stack.append((m.group(1), m.group(2) or ""))
-        elif stack:
-            stack.pop()
-    return out
+    return lean_names.theorems(source)
+
+
+def statements(msgs: Sequence[LeanMessage], theorems: Sequence[str], first_line: int) -> tuple[tuple[str, str], ...]:
+    """Return (theorem, statement) from the checker's own `#check` lines (fully qualified names)."""
+    out: dict[str, str] = {}
+    for m in msgs:
+        if m.severity != "information" or m.line < first_line:
+            continue
+        name, sep, statement = m.text.partition(" : ")
+        if sep and name in theorems and name not in out:
+            st = " ".join(statement.split())
+            out[name] = st if len(st) <= MAX_STATEMENT_CHARS else st[:MAX_STATEMENT_CHARS] + " …"
+    return tuple((t, out[t]) for t in theorems if t in out)
 
 
 def judge(msgs: Sequence[LeanMessage], theorems: Sequence[str], first_line: int) -> tuple[Verdict, str, dict]:
@@ -157,15 +167,21 @@ def _result(tc: Toolchain, verdict: Verdict, reason: str, digest: str, **kw) -> 
 
 
 def check_source(source: str, theorems: Sequence[str] | None = None, *, toolchain: Toolchain | None = None,
-                 timeout_s: float = 600, memory_mb: int | None = 8192, lean_path: Sequence[Path] = ()) -> LeanResult:
+                 timeout_s: float = 600, memory_mb: int | None = 8192, lean_path: Sequence[Path] = (),
+                 protected: Iterable[str] = (), name_scan: bool = True) -> LeanResult:
     """Return Lean's verdict on a self-contained source declaring `theorems` (default: every `theorem` in it).
+
+    `protected`: names besides the prelude's that the source may not reuse (the support modules' names
+    when it imports them). `name_scan=False` only for mathloop's own trusted test files (the prelude's
+    agreement check declares copies of prelude names on purpose); the refusal scan always runs.
 
     Raises:
         LeanTimeout: the wall-clock limit passed (process group killed).
         LeanCrash: Lean crashed or exited non-zero without saying why.
     """
     digest = sha256_hex(source.encode("utf-8"))
-    refusals = scan(source)
+    shadows = lean_names.shadowing(source, lean_names.prelude_names() | set(protected)) if name_scan else ()
+    refusals = tuple(sorted(scan(source) + shadows, key=lambda r: (r.line, r.token)))
     if refusals:
         return LeanResult(Verdict.REFUTED, f"refused before running Lean: {refusals[0]}", refused=True,
                           file_sha256=digest, messages=tuple(str(r) for r in refusals))
@@ -180,8 +196,8 @@ def check_source(source: str, theorems: Sequence[str] | None = None, *, toolchai
     body = source if source.endswith("\n") else source + "\n"
     first = body.count("\n") + 2
     with tempfile.TemporaryDirectory(prefix="mathloop-lean-") as tmp:
-        (Path(tmp) / CHECK_FILE).write_text(body + "\n" + "".join(f"#print axioms {t}\n" for t in names),
-                                            encoding="utf-8")
+        (Path(tmp) / CHECK_FILE).write_text(body + "\n" + "".join(f"#print axioms {t}\n" for t in names)
+                                            + _PP_OPTIONS + "".join(f"#check {t}\n" for t in names), encoding="utf-8")
         out = run_process(tc.argv("--json", CHECK_FILE), cwd=Path(tmp), timeout_s=timeout_s, memory_mb=memory_mb,
                           env=tc.env(*lean_path))
     return _answer(out, tc, digest, names, first)
@@ -194,5 +210,6 @@ def _answer(out: ProcessOutput, tc: Toolchain, digest: str, theorems: Sequence[s
                         out.returncode)
     verdict, reason, reports = judge(msgs, theorems, first)
     return _result(tc, verdict, reason, digest, axioms=tuple(sorted(reports.items())),
+                   statements=statements(msgs, theorems, first),
                    messages=tuple(str(m) for m in msgs if m.severity != "information" or m.line < first),
                    seconds=round(out.seconds, 3))

@@ -4,22 +4,23 @@ Layout: `lean-toolchain` (the Lean the bundled kernel is), `lakefile.toml`, the 
 (`Mathloop/*.lean`), per commit `Certs/C<hash>/Statement.lean` (data and claims, auditable alone) and
 `Proof.lean`, a root `Certs.lean`, `Axioms.lean`, `manifest.json` and `README.md`. Written to a
 temporary sibling directory and renamed into place (never half-written). Deterministic bytes.
+A commit whose rendering states another bound than the commit certifies is listed as `refuted`
+and gets no module. Re-checking an export is `recheck.check_project`.
 """
 
 from __future__ import annotations
 
 import json
-import re
 import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from mathloop.domain import Evidence, Verdict, sha256_hex
-from mathloop.lean.check import ALLOWED_AXIOMS, LeanResult, check_source
-from mathloop.lean.render import SUPPORT_MODULES, RenderedCommit, support_text
-from mathloop.lean.toolchain import Toolchain
+from mathloop.domain import Evidence, fraction_str, sha256_hex
+from mathloop.lean.check import ALLOWED_AXIOMS
+from mathloop.lean.render import RenderedCommit, bound_mismatch
+from mathloop.lean.support_modules import path_of
 
 FORMAT = "mathloop-lean-export/2"
 TOOLCHAIN_PIN = "leanprover/lean4:v4.35.0"
@@ -34,7 +35,6 @@ name = "Mathloop"
 [[lean_lib]]
 name = "Certs"
 """
-_IMPORT_RE = re.compile(r"^import\s+(\S+)\s*$", re.M)
 
 
 class ExportError(ValueError):
@@ -53,8 +53,8 @@ class ExportSummary:
 def _files(contract: Any, commits: Sequence[Mapping[str, Any]],
            render: Callable[[str, Evidence], RenderedCommit | None]) -> tuple[dict[str, str], dict[str, Any], int]:
     """Return ({path: text} except the manifest, the manifest, number of rendered commits)."""
-    files: dict[str, str] = {"lean-toolchain": TOOLCHAIN_PIN + "\n", "lakefile.toml": LAKEFILE}
-    entries, modules, theorems, prev = [], [], [], None
+    files: dict[str, str] = {}
+    entries, prev = [], None
     for i, c in enumerate(commits):
         h, parent, ev = c["hash"], c["parent"], c["evidence"]
         if i > 0 and parent != prev:
@@ -68,23 +68,34 @@ def _files(contract: Any, commits: Sequence[Mapping[str, Any]],
         if r is None:
             entries.append({**entry, "lean": {"status": "not_rendered"}})
             continue
+        why = bound_mismatch(r, ev.bounds)
+        if why is not None:  # the statement would prove another bound than the commit's: never exported as its
+            entries.append({**entry, "lean": {"status": "refuted", "reason": why}})
+            continue
         for m in r.support:
-            files[m.replace(".", "/") + ".lean"] = support_text(m)
+            files[path_of(m)] = r.support_text(m)
         files.update(r.files())
-        modules.append(f"{r.module}.Proof")
-        theorems.extend(r.theorems)
         if lean.get("status") == "checked" and lean.get("artifact_sha256") not in (None, r.sha256):
             lean = {"status": "pending", "note": "the Lean check on record is for a different rendering"}
         entries.append({**entry, "module": r.module, "theorems": list(r.theorems), "artifact_sha256": r.sha256,
+                        "bounds": {k: fraction_str(v) for k, v in sorted(r.bounds.items())},
                         "lean": {k: v for k, v in lean.items() if k != "artifact_sha256"}})
-    files["Certs.lean"] = "".join(f"import {m}\n" for m in modules) or "-- no rendered commits\n"
-    files["Axioms.lean"] = "import Certs\n\n" + "".join(f"#print axioms {t}\n" for t in theorems)
     manifest = {"format": FORMAT, "target": contract.target, "contract": getattr(contract, "name", ""),
                 "contract_sha256": contract.sha256, "lean_toolchain": TOOLCHAIN_PIN,
                 "allowed_axioms": sorted(ALLOWED_AXIOMS), "chain": [e["hash"] for e in entries], "commits": entries}
-    files["README.md"] = _readme(manifest)
+    files.update(derived_files(manifest))
     manifest["files"] = {p: sha256_hex(t.encode("utf-8")) for p, t in sorted(files.items())}
-    return files, manifest, len(modules)
+    return files, manifest, sum(1 for e in entries if e.get("module"))
+
+
+def derived_files(manifest: Mapping[str, Any]) -> dict[str, str]:
+    """Return the files that follow from the manifest alone: toolchain pin, lakefile, roots, README."""
+    modules = [f"{e['module']}.Proof" for e in manifest["commits"] if e.get("module")]
+    theorems = [t for e in manifest["commits"] if e.get("module") for t in e.get("theorems") or ()]
+    return {"lean-toolchain": TOOLCHAIN_PIN + "\n", "lakefile.toml": LAKEFILE,
+            "Certs.lean": "".join(f"import {m}\n" for m in modules) or "-- no rendered commits\n",
+            "Axioms.lean": "import Certs\n\n" + "".join(f"#print axioms {t}\n" for t in theorems),
+            "README.md": _readme(manifest)}
 
 
 def _readme(m: Mapping[str, Any]) -> str:
@@ -151,62 +162,3 @@ def export_project(contract: Any, commits: Sequence[Mapping[str, Any]], out_dir:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return ExportSummary(out, manifest, n)
-
-
-def _read(root: Path, rel: str) -> str:
-    p = (root / rel).resolve()
-    if root.resolve() not in p.parents or not p.is_file():
-        raise ExportError(f"{root}: {rel} is missing or outside the export")
-    if p.stat().st_size > 8_000_000:
-        raise ExportError(f"{root}: {rel} is larger than 8 MB")
-    return p.read_text(encoding="utf-8")
-
-
-def _commit_source(root: Path, module: str) -> str:
-    """Return one self-contained file for a commit module: its support imports, Statement, Proof."""
-    base = module.replace(".", "/")
-    statement, proof = _read(root, f"{base}/Statement.lean"), _read(root, f"{base}/Proof.lean")
-    support = _IMPORT_RE.findall(statement)
-    if not set(support) <= set(SUPPORT_MODULES) or _IMPORT_RE.findall(proof) != [f"{module}.Statement"]:
-        raise ExportError(f"{root}: {module} imports something other than the support modules and its Statement")
-
-    def body(text: str) -> str:
-        return "\n".join(l for l in text.splitlines() if not l.startswith("import ")).strip() + "\n"
-    return "\n".join([*(body(_read(root, m.replace(".", "/") + ".lean")) for m in support), body(statement),
-                      body(proof)])
-
-
-def check_project(root: Path | str, toolchain: Toolchain, timeout_s: float = 600) -> tuple[LeanResult, list[dict]]:
-    """Return (overall result, one row per commit module) for re-checking an exported project with Lean.
-
-    PROVED only if every commit module is PROVED. The manifest's file hashes are compared too: a file
-    that differs is reported (Lean still decides whether what is there proves its claims).
-    """
-    root = Path(root)
-    try:
-        manifest = json.loads(_read(root, "manifest.json"))
-        entries = [e for e in manifest["commits"] if e.get("module")]
-        hashes = manifest["files"]
-    except (ValueError, KeyError, TypeError) as e:
-        raise ExportError(f"{root}/manifest.json: not a mathloop Lean export ({e})") from None
-    rows, axioms, changed = [], set(), []
-    for rel, sha in sorted(hashes.items()):
-        if (root / rel).is_file() and sha256_hex((root / rel).read_bytes()) != sha:
-            changed.append(rel)
-    verdict = Verdict.PROVED
-    for e in entries:
-        res = check_source(_commit_source(root, e["module"]), e.get("theorems") or None, toolchain=toolchain,
-                           timeout_s=timeout_s)
-        rows.append({"commit": e["hash"], "module": e["module"], **res.to_json()})
-        axioms |= set(res.all_axioms())
-        if res.verdict is not Verdict.PROVED:
-            verdict = res.verdict if verdict is Verdict.PROVED else verdict
-    refused = any(r["verdict"] == "REFUSED" for r in rows)
-    reason = (f"{len(rows)} commit module(s): " + ", ".join(f"{r['module'][6:18]} {r['verdict']}" for r in rows)
-              if rows else "the export has no rendered commit")
-    if not rows:
-        verdict = Verdict.UNKNOWN
-    msgs = tuple(f"file differs from the manifest: {c}" for c in changed)
-    return LeanResult(verdict, reason, refused=refused and verdict is not Verdict.PROVED, axioms=(("*", tuple(sorted(axioms))),),
-                      messages=msgs, kind=toolchain.kind, version=toolchain.version, commit=toolchain.commit,
-                      prelude_sha256=toolchain.prelude_sha256), rows

@@ -3,8 +3,11 @@
 Only this module writes Lean syntax by hand. The style is the common subset of the bundled kernel
 with mathloop's minimal library and a standard toolchain: no tactics, no operator syntax, named
 functions (`Nat.mul`, `Int.ofNat`, `List.cons`), claims `Eq (check data) true`, proofs `rfl`, all in
-a `noncomputable section`. The functions the claims evaluate live in the support modules
-(`mathloop/lean/support/Mathloop/*.lean`), which every export ships and every check includes.
+a `noncomputable section`. The functions the claims evaluate live in the support modules: mathloop's
+shared `Mathloop.Exact` and the target's own (package data of the target's package, see
+`support_modules`), which every export ships and every check compiles from mathloop's own text.
+A rendering names the bounds its statement certifies (bound key -> the `def` that states it), so a
+Lean check can refuse a commit whose certified bound is not the one the statement proves.
 """
 
 from __future__ import annotations
@@ -13,13 +16,12 @@ import re
 import textwrap
 from dataclasses import dataclass
 from fractions import Fraction
-from importlib import resources
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from mathloop.domain import canonical_json, sha256_hex
+from mathloop.lean.support_modules import anchored, path_of
 
 CERTS_ROOT = "Certs"
-SUPPORT_MODULES = ("Mathloop.Exact", "Mathloop.LevinsonConrey", "Mathloop.PairCorrelation")
 REC_DEPTH = "set_option maxRecDepth 100000"
 _HASH_RE = re.compile(r"^[0-9a-f]{16,64}$")
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -53,14 +55,6 @@ def module_name(commit_hash: str) -> str:
     if not _HASH_RE.match(h):
         raise RenderError(f"commit hash must be 16-64 lowercase hex digits, got {commit_hash!r}")
     return f"{CERTS_ROOT}.C{h}"
-
-
-def support_text(module: str) -> str:
-    """Return the text of a support module (package data), e.g. `Mathloop.Exact`."""
-    if module not in SUPPORT_MODULES:
-        raise ValueError(f"unknown support module {module!r}")
-    path = resources.files("mathloop.lean") / "support" / (module.replace(".", "/") + ".lean")
-    return path.read_text(encoding="utf-8")
 
 
 # -- literals ------------------------------------------------------------------------------------
@@ -159,6 +153,8 @@ class RenderedCommit:
         theorems: fully qualified theorem names, in file order.
         support: the support modules the claims use (in import order).
         sha256: sha256 of the canonical JSON of everything above that is Lean text.
+        support_texts: {support module: its text}, the text the rendering was made with.
+        bounds: {bound key: value} the statement certifies (each stated by one `def`).
     """
 
     target: str
@@ -169,6 +165,12 @@ class RenderedCommit:
     theorems: tuple[str, ...]
     support: tuple[str, ...]
     sha256: str
+    support_texts: Mapping[str, str] = None  # type: ignore[assignment]
+    bounds: Mapping[str, Fraction] = None  # type: ignore[assignment]
+
+    def support_text(self, module: str) -> str:
+        """Return the text of one of the rendering's support modules."""
+        return (self.support_texts or {})[module]
 
     def files(self) -> dict[str, str]:
         """Return {relative path: text} of the commit's two modules inside an exported project."""
@@ -179,20 +181,50 @@ class RenderedCommit:
         """Return {relative path: sha256} of every file the check reads (support modules included)."""
         out = {p: sha256_hex(t.encode("utf-8")) for p, t in self.files().items()}
         for m in self.support:
-            out[m.replace(".", "/") + ".lean"] = sha256_hex(support_text(m).encode("utf-8"))
+            out[path_of(m)] = sha256_hex(self.support_text(m).encode("utf-8"))
         return out
 
     def check_source(self) -> str:
         """Return one file to check against the compiled support modules: imports, statements, proofs."""
-        return "\n".join(["".join(f"import {m}\n" for m in self.support), _body(self.statement), _body(self.proof)])
+        return "\n".join(["".join(f"import {m}\n" for m in self.support), without_imports(self.statement),
+                          without_imports(self.proof)])
 
     def standalone_source(self) -> str:
         """Return one file that needs no support module: their text, the statements, then the proofs."""
-        return "\n".join([*(_body(support_text(m)) for m in self.support), _body(self.statement), _body(self.proof)])
+        return "\n".join([*(without_imports(self.support_text(m)) for m in self.support),
+                          without_imports(self.statement), without_imports(self.proof)])
 
 
-def _body(text: str) -> str:
-    """Return a module's text without its `import` lines."""
+def artifact_sha256(module: str, statement: str, proof: str, support: Mapping[str, str]) -> str:
+    """Return the sha256 a rendering with these texts has (`RenderedCommit.sha256`)."""
+    return sha256_hex(canonical_json({"module": module, "statement": statement, "proof": proof,
+                                      "support": dict(support)}))
+
+
+def bound_mismatch(rendered: RenderedCommit, certified: Mapping[str, Any]) -> str | None:
+    """Return why the rendered statement does not certify exactly the commit's bounds (None: it does).
+
+    >>> r = RenderedCommit("t", "c", "m", "", "", (), (), "", {}, {"kappa": Fraction(2, 5)})
+    >>> bound_mismatch(r, {"kappa": Fraction(2, 5)}) is None, bound_mismatch(r, {"kappa": Fraction(51, 125)})
+    (True, 'the Lean statement certifies kappa = 2/5, the commit certifies kappa = 51/125')
+    """
+    stated = dict(rendered.bounds or {})
+    for key in sorted(set(certified) | set(stated)):
+        if key not in stated:
+            return f"the Lean statement does not state the commit's bound {key}"
+        if key not in certified:
+            return f"the Lean statement certifies {key}, a bound the commit does not have"
+        try:
+            value = Fraction(certified[key])
+        except (TypeError, ValueError, ZeroDivisionError):
+            return f"the commit's bound {key} is not a rational: {certified[key]!r}"
+        if value != stated[key]:
+            return f"the Lean statement certifies {key} = {stated[key]}, the commit certifies {key} = {value}"
+    return None
+
+
+def without_imports(text: str) -> str:
+    """Return a module's text without its `import` lines (to join modules into one file)."""
     return "\n".join(l for l in text.splitlines() if not l.startswith("import ")).strip() + "\n"
 
 
@@ -212,13 +244,30 @@ def _module(head: str, imports: Sequence[str], namespace: str, blocks: Sequence[
 
 
 def render(*, target: str, contract_name: str, contract_sha: str, commit_hash: str, proves: str, given: str,
-           not_proved: str, defs: Sequence[Definition], claims: Sequence[Claim],
-           support: Sequence[str]) -> RenderedCommit:
-    """Return the two modules of a commit from its data definitions and claims."""
+           not_proved: str, defs: Sequence[Definition], claims: Sequence[Claim], support: Mapping[str, str],
+           bounds: Mapping[str, tuple[str, Fraction]] | None = None) -> RenderedCommit:
+    """Return the two modules of a commit from its data definitions and claims.
+
+    `support` maps each support module the claims use (import order) to its text: mathloop's shared
+    modules must have mathloop's own text. `bounds` maps each bound key the statement certifies to
+    (the `def` that states it, its value).
+
+    Raises:
+        RenderError: duplicate names, a shared module with another text, or a bound whose `def` does
+            not state that value.
+    """
     module = module_name(commit_hash)
     names = [c.name for c in claims]
     if len(set(names)) != len(names) or set(names) & {d.name for d in defs}:
         raise RenderError("duplicate Lean names in the rendering")
+    problems = [p for p in anchored(support, support) if "mathloop's own" in p]
+    if problems:
+        raise RenderError(problems[0])
+    by_name = {d.name: d for d in defs}
+    bounds = dict(bounds or {})
+    for key, (name, value) in bounds.items():
+        if name not in by_name or by_name[name].value != frac(Fraction(value)):
+            raise RenderError(f"bound {key}: no `def {name} : Frac := {frac(Fraction(value))}` in the rendering")
     meta = {"commit": commit_hash, "target": target, "contract": contract_name, "contract_sha256": contract_sha}
     sections = [("What this file proves", proves), ("Published theorems taken as given", given),
                 ("What it does not prove", not_proved)]
@@ -227,7 +276,6 @@ def render(*, target: str, contract_name: str, contract_sha: str, commit_hash: s
     proof = _module(header("proofs", meta, [("Proofs", "Each theorem proves the claim of the same name in "
                                                       "Statement.lean by evaluation in the kernel (rfl).")]),
                     (f"{module}.Statement",), module, [c.proof_text() for c in claims])
-    texts = {"module": module, "statement": statement, "proof": proof,
-             "support": {m: support_text(m) for m in support}}
     return RenderedCommit(target, commit_hash, module, statement, proof, tuple(f"{module}.{n}" for n in names),
-                          tuple(support), sha256_hex(canonical_json(texts)))
+                          tuple(support), artifact_sha256(module, statement, proof, support), dict(support),
+                          {k: Fraction(v) for k, (_, v) in bounds.items()})

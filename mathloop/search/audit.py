@@ -130,7 +130,9 @@ def _lean_attestations(contract: Contract, repo: Repository) -> list[Finding]:
     """Return the Lean layer's own audit of its attestation chain (mathloop/lean/attest.py), when present."""
     if not raw.has_table(repo.engine, "lean_attestations"):  # no Lean result was ever recorded in this store
         return []
-    return list(audit_attestations(contract, repo))
+    from mathloop.targets import build_target
+
+    return list(audit_attestations(contract, repo, build_target(contract)))
 
 
 def _audit_one(contract: Contract, repo: Repository, runner: CheckRunner | None, parent: CommitRecord | None,

@@ -162,3 +162,16 @@ class Target(ABC):
     def lean_render(self, commit_hash: str, evidence: Evidence) -> "RenderedCommit | None":
         """Return the commit's plain-style Lean rendering, or None if this target renders none."""
         return None
+
+    @classmethod
+    def lean_support(cls) -> Mapping[str, str]:
+        """Return {Lean module name: text} of the support modules this target's renderings may import
+        besides mathloop's shared ones: the `lean/**/*.lean` files of its package (and of its base
+        targets' packages), e.g. `lean/Mathloop/LevinsonConrey.lean` is `Mathloop.LevinsonConrey`.
+
+        Raises:
+            SupportError (a ValueError): a file is misnamed or takes a shared module's name.
+        """
+        from mathloop.lean.support_modules import class_modules
+
+        return class_modules(cls)

@@ -64,6 +64,27 @@ def test_export_rechecks_and_a_mutated_digit_fails(lc_store, tmp_path):
     assert any("differs from the manifest" in r for r in res["reasons"])
 
 
+@needs_lean
+@pytest.mark.lean
+def test_export_rechecks_against_the_store_and_a_rehashed_forgery_is_refused(lc_store, tmp_path):
+    import hashlib
+
+    db, _ = lc_store
+    out = tmp_path / "export"
+    assert mathloop("export", "levinson-conrey", "--db", db, "--lean", str(out)).returncode == 0
+    good = mathloop("lean-check", "--export", str(out), "--db", db, "--json", timeout=900)
+    assert json.loads(good.stdout)["verdict"] == "PROVED" and good.returncode == 0, good.stdout[-2000:]
+    statement = sorted(out.glob("Certs/*/Statement.lean"))[-1]
+    statement.write_text(re.sub(r"def k0 : Frac := \([^)]*\)", "def k0 : Frac := (qp 3 4)", statement.read_text()))
+    m = json.loads((out / "manifest.json").read_text())
+    m["files"] = {rel: hashlib.sha256((out / rel).read_bytes()).hexdigest() for rel in m["files"]}
+    (out / "manifest.json").write_text(json.dumps(m))
+    bad = mathloop("lean-check", "--export", str(out), "--db", db, "--json", timeout=900)
+    res = json.loads(bad.stdout)
+    assert res["verdict"] == "REFUSED" and bad.returncode == 1
+    assert statement.relative_to(out).as_posix() in res["reasons"][0] and "store" in res["reasons"][0]
+
+
 def _report_times(name: str, log: list) -> None:
     """Print the Lean time per commit (median, max) of a session: the figure the issue asks for."""
     secs = sorted(c["lean"]["seconds"] for c in log)
@@ -126,7 +147,8 @@ def test_audit_lean_reruns_lean_and_catches_a_rehashed_forgery(lc_store, tmp_pat
     attest.record(engine, contract_sha, attest.Attestation(h, "refuted", att.kind, att.lean_version, att.lean_commit,
                                                            att.prelude_sha256, att.artifact_sha256, att.file_sha256s))
     engine.dispose()
-    assert _audit(db)[0] == 0  # the chain itself is intact
+    code, out = _audit(db)  # the chain is intact, but the new status contradicts the earlier one: no re-run needed
+    assert code == 1 and h in out and "said checked about the same rendering" in out
     code, out = _audit(db, "--lean")
     assert code == 1 and h in out and "re-run says checked" in out
 

@@ -58,7 +58,7 @@ def agreement_file(prelude: str) -> str:
 
 
 def test_every_accelerated_name_agrees_with_a_copy_of_its_definition(kernel):
-    res = check_source(agreement_file(bundled.prelude_text()), toolchain=kernel, timeout_s=600)
+    res = check_source(agreement_file(bundled.prelude_text()), toolchain=kernel, timeout_s=600, name_scan=False)
     assert res.verdict is Verdict.PROVED, (res.reason, res.messages[:3])
     names = {t.split("_")[1] for t, _ in res.axioms}
     assert names == set(ACCELERATED)
@@ -81,7 +81,7 @@ def test_a_wrong_prelude_definition_is_caught_by_the_agreement_check(kernel, tmp
     _compile(kernel, wrong, tmp_path / "wrong")
     bad_kernel = Toolchain("bundled", kernel.command, kernel.version, kernel.commit, "wrong",
                            (str(tmp_path / "wrong"),))
-    res = check_source(agreement_file(wrong), toolchain=bad_kernel, timeout_s=600)
+    res = check_source(agreement_file(wrong), toolchain=bad_kernel, timeout_s=600, name_scan=False)
     assert res.verdict is Verdict.REFUTED
     # the accelerated (GMP) value and the wrong definition's value disagree: not definitionally equal
     assert "is not definitionally equal to the right-hand side\n  NatCopy." in " ".join(res.messages)
@@ -96,9 +96,11 @@ def test_prelude_theorems_and_a_certificate_depend_on_no_axiom(kernel):
 
 
 def test_redefining_an_accelerated_name_is_rejected_by_lean(kernel):
-    res = check_source("def Nat.lcm (a b : Nat) : Nat := 0\ntheorem ok : True := True.intro\n"
-                       "protected def Nat.gcd (a b : Nat) : Nat := 0\n", toolchain=kernel)
+    src = ("def Nat.lcm (a b : Nat) : Nat := 0\ntheorem ok : True := True.intro\n"
+           "protected def Nat.gcd (a b : Nat) : Nat := 0\n")
+    res = check_source(src, toolchain=kernel, name_scan=False)  # Lean itself, behind the name scan
     assert res.verdict is Verdict.REFUTED and "already" in " ".join(res.messages)
+    assert check_source(src, toolchain=kernel).refused  # the name scan refuses it before Lean runs
 
 
 def test_the_ctypes_runner_works_where_no_c_compiler_exists(kernel, tmp_path, monkeypatch):

@@ -71,7 +71,7 @@ def test_rendered_commit_is_proved_with_no_axioms(which, request):
     r = request.getfixturevalue(which)
     res = check_source(r.standalone_source(), r.theorems, toolchain=_TC)
     assert res.verdict is Verdict.PROVED, (res.reason, res.messages[:2])
-    res = check_source(r.check_source(), r.theorems, toolchain=_TC, lean_path=(support_path(_TC),))
+    res = check_source(r.check_source(), r.theorems, toolchain=_TC, lean_path=(support_path(_TC, r.support_texts),))
     assert res.verdict is Verdict.PROVED, (res.reason, res.messages[:2])
     assert res.all_axioms() == () or set(res.all_axioms()) <= {"propext", "Classical.choice", "Quot.sound"}
     assert {t for t, _ in res.axioms} == set(r.theorems)
@@ -95,7 +95,7 @@ def test_changing_any_digit_of_any_number_in_the_statement_is_never_proved(which
             line += block.count("\n") + 1
             blocks.append(block)
             theorems += [t.replace(r.module, ns) for t in r.theorems]
-        res = check_source("\n".join(blocks), theorems, toolchain=_TC, timeout_s=600, lean_path=(support_path(_TC),))
+        res = check_source("\n".join(blocks), theorems, toolchain=_TC, timeout_s=600, lean_path=(support_path(_TC, r.support_texts),))
         assert res.verdict is not Verdict.PROVED
         err_lines = [int(m.split(":", 1)[0]) for m in res.messages if ": error:" in m]
         for i, lo, hi in ranges:
@@ -107,9 +107,7 @@ def test_changing_any_digit_of_any_number_in_the_statement_is_never_proved(which
 
 @needs_lean
 def test_changing_a_published_constant_in_the_support_library_is_never_proved(lc):
-    from mathloop.lean.render import support_text
-
-    lib = support_text("Mathloop.LevinsonConrey")
+    lib = lc.support_text("Mathloop.LevinsonConrey")
     spans = _code_spans(lib)
     assert len(spans) == 4  # conreyThetaSup = 4/7 and levinsonThetaSup = 1/2: the only numbers there
     for a, b in spans[:2]:  # the constant this commit's claims use (levinsonThetaSup is used by none of them)
@@ -135,6 +133,13 @@ REFUSE = [
     ("notation", 'notation "two" => 2\n' + GOOD),
     ("redefining an accelerated name", "def Nat.ble (a b : Nat) : Bool := true\n" + GOOD),
     ("wrong claim by rfl", "theorem t : Eq (Nat.mul 3 4) 13 := rfl\n"),
+    # The kernel would accept these (the constant is Foo.Nat.add, Foo.gcd, ...); the report must not read 2 + 2 = 5.
+    ("Nat.add redefined in a namespace", "namespace Foo\nnoncomputable section\ndef Nat.add (a b : Nat) : Nat := 5\n"
+                                         "theorem t : Eq (Nat.add 2 2) 5 := rfl\nend\nend Foo\n"),
+    ("gcd exported into Nat", "namespace Foo\nnoncomputable section\ndef gcd (a b : Nat) : Nat := 5\nend\nend Foo\n"
+                              "namespace Nat\nexport Foo (gcd)\nend Nat\ntheorem t : Eq (Nat.gcd 4 6) 5 := rfl\n"),
+    ("ble by open renaming", "namespace Foo\nnoncomputable section\ndef yes (a b : Nat) : Bool := Bool.true\nend\n"
+                             "end Foo\nopen Foo renaming yes → ble\ntheorem t : Eq (ble 5 3) Bool.true := rfl\n"),
 ]
 
 
@@ -157,6 +162,17 @@ def test_lean_check_file_proves_the_counterparts(src, tmp_path):
     proc = mathloop("lean-check", "--file", str(f), "--json")
     out = json.loads(proc.stdout)
     assert (out["verdict"], out["axioms"], proc.returncode) == ("PROVED", [], 0), out
+
+
+@needs_lean
+def test_lean_check_file_prints_every_theorem_fully_qualified(tmp_path):
+    f = tmp_path / "F.lean"
+    f.write_text("namespace Foo\ntheorem t : Eq (Nat.add 2 2) 4 := rfl\nend Foo\ntheorem u : Eq (Nat.gcd 4 6) 2 := rfl\n")
+    out = json.loads(mathloop("lean-check", "--file", str(f), "--json").stdout)
+    assert out["verdict"] == "PROVED" and out["statements"] == [
+        {"theorem": "Foo.t", "statement": "Eq (Nat.add 2 2) 4"}, {"theorem": "u", "statement": "Eq (Nat.gcd 4 6) 2"}]
+    text = mathloop("lean-check", "--file", str(f)).stdout
+    assert "theorem Foo.t : Eq (Nat.add 2 2) 4" in text
 
 
 def test_lean_check_file_refuses_before_lean_runs_and_exits_1(tmp_path):

@@ -199,6 +199,11 @@ def test_adapter_commit_is_unavailable_without_lean_checked_with_standin_pending
         def lean_render(self, h, e):
             return render_commit(contract, h, e, Fraction(4, 7))
 
+        def lean_support(self):
+            from mathloop.targets.levinson_conrey.target import LevinsonConrey
+
+            return LevinsonConrey.lean_support()
+
     monkeypatch.setenv("PATH", str(standin("noshim").parent))
     none = check_commit(Target(), "ab" * 32, ev)
     assert none.status == "unavailable" and "no default toolchain" in none.reasons[0]

@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from mathloop.domain import Evidence
-from mathloop.lean.render import RenderError, frac, integer, module_name, support_text
+from mathloop.lean.render import RenderError, frac, integer, module_name
 from mathloop.lean.source import scan
 from mathloop.targets.levinson_conrey import lean_claims
 from mathloop.targets.pair_correlation.lean_claims import render_commit as render_pc
@@ -75,7 +75,7 @@ def test_rendered_files_and_support_modules_pass_the_refusal_scan(lc, pc):
     for contract, ev, fn in ((*lc, render_lc), (*pc, render_pc)):
         r = fn(contract, H1, ev)
         assert scan(r.statement) == () and scan(r.proof) == () and scan(r.standalone_source()) == ()
-        assert all(scan(support_text(m)) == () for m in r.support)
+        assert all(scan(r.support_text(m)) == () for m in r.support)
 
 
 def test_false_certificate_is_refused_not_rendered(lc):

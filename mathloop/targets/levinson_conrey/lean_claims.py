@@ -14,9 +14,10 @@ from mathloop.contract.model import Contract
 from mathloop.domain import Evidence
 from mathloop.lean.render import (Claim, Definition, RenderedCommit, RenderError, frac, frac_list, integer, nat,
                                   render)
+from mathloop.lean.support_modules import package_modules, select
 from mathloop.targets.levinson_conrey.certificate import verify_certificate
 
-SUPPORT = ("Mathloop.Exact", "Mathloop.LevinsonConrey")
+SUPPORT = ("Mathloop.Exact", "Mathloop.LevinsonConrey")  # shared Exact, then this package's lean/ module
 PROVES = ("From P, Q, R and theta given as data, the kernel recomputes: the admissibility identities "
           "(P(0) = 0, P(1) = 1, Q(0) = 1, Q(x) + Q(1 - x) constant, 0 < theta < theta_sup, R > 0); the exact closed "
           "form c = a + b e^(2R) of Conrey's double integral (a, b by the integration-by-parts moments in "
@@ -102,7 +103,9 @@ THETA_RANGES = {Fraction(4, 7): "conreyThetaSup", Fraction(1, 2): "levinsonTheta
 def render_commit(contract: Contract, commit_hash: str, evidence: Evidence, theta_sup: Fraction) -> RenderedCommit | None:
     """Return the commit's Lean rendering, or None when its evidence carries no certificate.
 
-    `theta_sup` is the contract's admissible range; it must be one the support library names.
+    The statement certifies kappa >= k0 with the certificate's own k0 (`bounds`); the Lean check
+    compares that with the commit's certified bound. `theta_sup` is the contract's admissible range;
+    it must be one the support library names.
 
     Raises:
         RenderError: the certificate is malformed or does not re-verify in exact arithmetic.
@@ -121,4 +124,5 @@ def render_commit(contract: Contract, commit_hash: str, evidence: Evidence, thet
         raise RenderError("certificate does not re-verify in exact arithmetic (a checker bug)")
     return render(target=contract.target, contract_name=contract.name,
                   contract_sha=contract.sha256, commit_hash=commit_hash, proves=PROVES, given=GIVEN,
-                  not_proved=NOT_PROVED, defs=_definitions(cert, Fraction(theta_sup)), claims=_claims(sup), support=SUPPORT)
+                  not_proved=NOT_PROVED, defs=_definitions(cert, Fraction(theta_sup)), claims=_claims(sup),
+                  support=select(SUPPORT, package_modules(__package__)), bounds={"kappa": ("k0", _q(cert, "k0"))})

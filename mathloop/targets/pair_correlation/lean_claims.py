@@ -13,9 +13,10 @@ from typing import Any, Mapping
 from mathloop.contract.model import Contract
 from mathloop.domain import Evidence
 from mathloop.lean.render import Claim, Definition, RenderedCommit, RenderError, frac, frac_list, render
+from mathloop.lean.support_modules import package_modules, select
 from mathloop.targets.pair_correlation.functional import functional
 
-SUPPORT = ("Mathloop.Exact", "Mathloop.PairCorrelation")
+SUPPORT = ("Mathloop.Exact", "Mathloop.PairCorrelation")  # shared Exact, then this package's lean/ module
 PROVES = ("From the even coefficients of g given as data, the kernel recomputes C = the integral of g over "
           "[-1/2, 1/2], the integrals of g^2 and H^2 (H the antiderivative of g vanishing at 0), "
           "M(g) = 1/2 + (int g^2 - 2 int H^2)/C^2 and B(g) = 2 - M(g), and checks that C is not zero and that "
@@ -73,4 +74,5 @@ def render_commit(contract: Contract, commit_hash: str, evidence: Evidence) -> R
     ]
     return render(target=contract.target, contract_name=contract.name,
                   contract_sha=contract.sha256, commit_hash=commit_hash, proves=PROVES, given=GIVEN,
-                  not_proved=NOT_PROVED, defs=defs, claims=(CLAIM,), support=SUPPORT)
+                  not_proved=NOT_PROVED, defs=defs, claims=(CLAIM,),
+                  support=select(SUPPORT, package_modules(__package__)), bounds={"proportion": ("B", f.B)})
