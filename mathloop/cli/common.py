@@ -63,9 +63,10 @@ def contract_line(contract: Contract) -> str:
     return f"contract {contract.sha256[:12]} ({where})"
 
 
-def open_repo(db: str | None, *, create: bool = True) -> Repository:
+def open_repo(db: str | None, *, create: bool = True, readonly: bool = False) -> Repository:
+    """Return the store's repository; readonly=True opens an existing store that nothing can change; exit 2 if none."""
     try:
-        return Repository(make_engine(db, create=create))
+        return Repository(make_engine(db, create=create and not readonly, readonly=readonly))
     except StoreError as e:
         fail(str(e))
 

@@ -26,7 +26,7 @@ def export(
     if not (records or lean or certificates or dataset):
         fail("nothing to export: give --records FILE.jsonl, --dataset DIR, --lean DIR or --certificates DIR")
     contract = open_contract(target, contract_file)
-    repo = open_repo(db, create=False)
+    repo = open_repo(db, readonly=True)
     if records:
         with Progress(console=console, transient=True) as bar:
             task = bar.add_task("records", total=None)

@@ -31,12 +31,12 @@ def graph(
     """Show every obligation at the head: discharged, Lean-checked, open, refuted, or a hypothesis taken as given."""
     from mathloop.view.graph_data import graph_view  # the view layer builds targets: imported on use
 
-    contract = open_contract(target, contract_file)
-    repo = open_repo(db)
-    if fmt is not None and fmt not in FORMATS:
+    if fmt is not None and fmt not in FORMATS:  # bad options fail before anything is opened
         fail(f"--format {fmt}: unknown format (use {', '.join(FORMATS)})")
     if fmt is not None and output is None:
         fail(f"--format {fmt} needs --output FILE")
+    contract = open_contract(target, contract_file)
+    repo = open_repo(db, readonly=True)
     try:
         view = graph_view(contract, repo, commit)
     except KeyError:

@@ -22,7 +22,7 @@ def log(
 ) -> None:
     """List the commits of the target's lineage, root first, each with its certified bounds."""
     contract = open_contract(target, contract_file)
-    repo = open_repo(db, create=False)
+    repo = open_repo(db, readonly=True)
     commits = repo.commits(contract.sha256)
     if limit:
         commits = commits[-limit:]

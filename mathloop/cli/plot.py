@@ -25,7 +25,7 @@ def plot(
         fail(f"--output {output}: unknown picture format {fmt!r} (use .png or .svg)")
     if not output.parent.exists():
         fail(f"--output {output}: directory {output.parent} does not exist")
-    repo = open_repo(db, create=False)
+    repo = open_repo(db, readonly=True)
     try:
         from mathloop.view.history import history
         from mathloop.view.plots import write_history

@@ -23,7 +23,7 @@ def status(
 ) -> None:
     """Show the head of the target's lineage, its certified bounds and the memory's label counts."""
     contract = open_contract(target, contract_file)
-    repo = open_repo(db, create=False)
+    repo = open_repo(db, readonly=True)
     head = repo.head(contract.sha256)
     labels = repo.label_counts(contract.sha256)
     lean = attest.statuses(repo.engine, contract.sha256, [head.hash] if head else [])
