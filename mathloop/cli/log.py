@@ -9,8 +9,8 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from mathloop.cli.common import (DB_HELP, TARGET_HELP, bounds_json, console, contract_line, contract_option, open_contract,
-                                 open_repo, print_json)
+from mathloop.cli.common import (DB_HELP, TARGET_HELP, bounds_json, console, contract_line, contract_option,
+                                 hypotheses_line, open_contract, open_repo, print_json)
 from mathloop.lean import attest
 
 
@@ -46,3 +46,5 @@ def log(
                   escape(", ".join(f"{k} {v}" for k, v in bounds_json(contract, c.bounds).items())),
                   escape(lean[c.hash]["status"]))
     console.print(t)
+    if contract.hypotheses:  # every bound above rests on these: a conditional result names them
+        console.print(escape("every bound rests on (taken as given): " + hypotheses_line(contract)), highlight=False)
