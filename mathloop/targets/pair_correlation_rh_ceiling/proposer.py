@@ -93,9 +93,10 @@ def within(deadline: float | None, fn, *args) -> tuple[bool, Any]:
     """Return (True, fn(*args)) if it returns before `deadline` (time.monotonic), else (False, None).
 
     Without a deadline fn runs inline. With one it runs in a daemon thread that is abandoned at the
-    deadline: HiGHS honours its own time_limit, but one Arb pre-screen of a fine grid (~50 s) or a
-    crossover cannot be interrupted, and `--time-limit` is a promise. An abandoned search only
-    computes (it never writes the store) and dies with the process.
+    deadline: one Arb pre-screen of a fine grid (~50 s) cannot be interrupted, and `--time-limit` is a
+    promise. An abandoned pre-screen only computes (it never writes the store) and dies with the process.
+    Only pure Python/flint work goes here: HiGHS keeps C++ worker threads, which abort the interpreter at
+    exit when a solve is abandoned in another thread, so the LP runs inline under its own time_limit.
     """
     if deadline is None:
         return True, fn(*args)
@@ -245,13 +246,19 @@ class CeilingProposer(Proposer):
                 continue
         return out
 
+    @staticmethod
+    def _screen(c: DualCandidate, cells: int, deadline: float | None) -> bool:
+        """Return whether c prescreens; False if the session's deadline comes first (the Arb cells run on)."""
+        done, ok = within(deadline, prescreen, c, cells)
+        return done and bool(ok)
+
     def _mix(self, tight: DualCandidate, inner: DualCandidate, cells: int,
              weights: list[Fraction] | None = None, deadline: float | None = None) -> tuple[DualCandidate, Fraction] | None:
         for lam in mixing_weights(tight, inner) if weights is None else weights:
             if _past(deadline):  # an abandoned search (see `within`) stops at its next step
                 return None
             mixed = convex_combination(tight, inner, lam)
-            if prescreen(mixed, cells):
+            if self._screen(mixed, cells, deadline):
                 return mixed, lam
         return None
 
@@ -262,7 +269,7 @@ class CeilingProposer(Proposer):
         tight = self._solve(N, A, Aw, TIGHT_MARGIN, TIGHT_ROUNDS, deadline, tail)
         if tight is None or _past(deadline):
             return None
-        if prescreen(tight, cells):
+        if self._screen(tight, cells, deadline):
             return tight, f"LP margin {TIGHT_MARGIN:g}"
         # certified duals refined onto the grid: back off towards the one whose mixture the floats
         # predict lowest (the head: a small step; the seed: a large margin), no second LP
@@ -278,7 +285,7 @@ class CeilingProposer(Proposer):
             inner = self._solve(N, A, Aw, margin, INNER_ROUNDS, deadline, tail)
             if inner is None or _past(deadline):
                 return None
-            if not prescreen(inner, cells):
+            if not self._screen(inner, cells, deadline):
                 continue
             if (got := self._mix(tight, inner, cells, deadline=deadline)) is not None:
                 return got[0], f"lam = {got[1]} of the LP (margin {TIGHT_MARGIN:g}) + the LP with margin {margin:g}"
@@ -289,8 +296,8 @@ class CeilingProposer(Proposer):
                    tail: Tail = None) -> tuple[DualCandidate, float, str] | None:
         key = (N, A, Aw, tail)
         if key not in self._cache:
-            done, got = within(deadline, self._search, N, A, Aw, deadline, head, tail)
-            if not done or (got is None and deadline is not None and time.monotonic() >= deadline):
+            got = self._search(N, A, Aw, deadline, head, tail)
+            if got is None and deadline is not None and time.monotonic() >= deadline:
                 return None  # not cached: a later session with more time retries it
             self._cache[key] = None if got is None else (got[0], float(got[0].ceiling), got[1])
         return self._cache[key]
