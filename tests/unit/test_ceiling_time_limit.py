@@ -36,5 +36,5 @@ def test_a_long_lp_configuration_ends_at_the_session_deadline():
     t0 = time.monotonic()
     ctx = Context(contract, head, (), (), frozenset(), 0, deadline=t0 + 1.0)
     assert proposer.propose(ctx) == []
-    assert time.monotonic() - t0 < 2.5
+    assert time.monotonic() - t0 < 1.0 + 5.0  # the promise: within 5 s of the limit (HiGHS stops ~1-2 s late)
     assert not proposer._cache  # not cached: a later session with more time retries it
