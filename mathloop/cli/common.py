@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any, NoReturn, Optional
 
 import typer
-from rich.markup import escape
 from rich.console import Console
+from rich.markup import escape
 
 from mathloop.contract import Contract, ContractError
 from mathloop.targets import load_contract, load_file
@@ -25,9 +25,26 @@ DB_HELP = "Store: a SQLite file path or a SQLAlchemy URL (postgresql+psycopg://.
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
-    """Print `error: message` to stderr and exit with `code` (2 = bad input, 1 = check failed)."""
+    """Print `error: message` to stderr and exit with `code` (2 = bad input, 1 = check failed).
+
+    The message is printed as written: `'mathloop[ml]'` keeps its brackets (rich markup is escaped).
+    """
     err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, markup=True, soft_wrap=True)
     raise typer.Exit(code)
+
+
+def require_extra(extra: str, command: str, *modules: str) -> None:
+    """Exit 2 with the install line unless every module of the optional `extra` imports.
+
+    Called before anything is opened or written, so a missing extra leaves no trace and no traceback.
+    """
+    import importlib
+
+    for module in modules:
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            fail(f"{command} needs the `{extra}` extra: pip install 'mathloop[{extra}]' (module {module} is missing)")
 
 
 TARGET_HELP = "Target name (a contract an installed target ships; see `mathloop targets`)."
@@ -65,9 +82,10 @@ def contract_line(contract: Contract) -> str:
     return f"contract {contract.sha256[:12]} ({where})"
 
 
-def open_repo(db: str | None, *, create: bool = True) -> Repository:
+def open_repo(db: str | None, *, create: bool = True, readonly: bool = False) -> Repository:
+    """Return the store's repository; readonly=True opens an existing store that nothing can change; exit 2 if none."""
     try:
-        return Repository(make_engine(db, create=create))
+        return Repository(make_engine(db, create=create and not readonly, readonly=readonly))
     except StoreError as e:
         fail(str(e))
 

@@ -6,9 +6,11 @@ from pathlib import Path
 from typing import Optional
 
 import typer
+from rich.markup import escape
 from rich.progress import Progress
 
-from mathloop.cli.common import TARGET_HELP, contract_option, DB_HELP, console, fail, open_contract, open_repo
+from mathloop.cli.common import (TARGET_HELP, contract_option, DB_HELP, console, fail, open_contract, open_repo,
+                                 require_extra)
 from mathloop.export.records import write_records
 
 
@@ -25,13 +27,15 @@ def export(
     """Export what the store holds for the target."""
     if not (records or lean or certificates or dataset):
         fail("nothing to export: give --records FILE.jsonl, --dataset DIR, --lean DIR or --certificates DIR")
+    if dataset:
+        require_extra("ml", "`mathloop export --dataset`", "pyarrow", "pyarrow.parquet")
     contract = open_contract(target, contract_file)
-    repo = open_repo(db, create=False)
+    repo = open_repo(db, readonly=True)
     if records:
         with Progress(console=console, transient=True) as bar:
             task = bar.add_task("records", total=None)
             n = write_records(contract, repo, records, lambda: bar.advance(task))
-        console.print(f"wrote {n} record(s) to {records}")
+        console.print(f"wrote {n} record(s) to {escape(str(records))}", highlight=False)
     if dataset:
         from mathloop.cli.export_dataset import export_dataset
 

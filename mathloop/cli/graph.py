@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Optional
 
 import typer
+from rich.markup import escape
 from rich.tree import Tree
 
-from mathloop.cli.common import DB_HELP, TARGET_HELP, console, contract_option, fail, open_contract, open_repo
+from mathloop.cli.common import (DB_HELP, TARGET_HELP, console, contract_option, fail, open_contract, open_repo,
+                                 require_extra)
 from mathloop.domain import Kind
 from mathloop.export.graph import render, to_dot
 from mathloop.search.bracket import bracket
@@ -31,12 +34,18 @@ def graph(
     """Show every obligation at the head: discharged, Lean-checked, open, refuted, or a hypothesis taken as given."""
     from mathloop.view.graph_data import graph_view  # the view layer builds targets: imported on use
 
-    contract = open_contract(target, contract_file)
-    repo = open_repo(db)
-    if fmt is not None and fmt not in FORMATS:
+    if fmt is not None and fmt not in FORMATS:  # bad options fail before anything is opened
         fail(f"--format {fmt}: unknown format (use {', '.join(FORMATS)})")
     if fmt is not None and output is None:
         fail(f"--format {fmt} needs --output FILE")
+    if output is not None:
+        kind = fmt or output.suffix.lstrip(".").lower()
+        if kind not in FORMATS:
+            fail(f"--output {output}: unknown picture format {kind!r} (use .html, .svg, .png or .dot, or --format)")
+        if kind in ("svg", "png") and not shutil.which("dot"):
+            require_extra("plot", f"`mathloop graph -o {output.name}` without graphviz's dot", "matplotlib")
+    contract = open_contract(target, contract_file)
+    repo = open_repo(db, readonly=True)
     try:
         view = graph_view(contract, repo, commit)
     except KeyError:
@@ -48,24 +57,19 @@ def graph(
     if br is not None:
         bline += f" — bracket (ASSUMING RH) {br.text()}"
     if output is not None:
-        kind = fmt or output.suffix.lstrip(".").lower()
-        if kind not in FORMATS:
-            fail(f"--output {output}: unknown picture format {kind!r} (use .html, .svg, .png or .dot, or --format)")
         if not output.parent.exists():
             fail(f"--output {output}: directory {output.parent} does not exist")
         try:
             _write(view, kind, output, bline)
         except RuntimeError as e:
             fail(str(e), 1)
-        console.print(f"wrote {output}")
+        console.print(f"wrote {escape(str(output))}", highlight=False)
         return
     _print_tree(view, bline)
 
 
 def _write(view, kind: str, output: Path, bline: str) -> None:
     """Write the picture; svg/png go through graphviz when it is installed, else matplotlib."""
-    import shutil
-
     if kind == "html":
         from mathloop.view.graph_page import graph_html
 
@@ -82,23 +86,23 @@ def _write(view, kind: str, output: Path, bline: str) -> None:
 
 def _print_tree(view, bline: str) -> None:
     contract = view.contract
-    tree = Tree(f"[bold]{contract.name}[/] — {bline}")
+    tree = Tree(f"[bold]{escape(contract.name)}[/] — {escape(bline)}")
     by_kind: dict[Kind, Tree] = {}
     for n in view.nodes:
         branch = by_kind.get(n.kind) or by_kind.setdefault(n.kind, tree.add(f"[bold]{n.kind.value}[/]"))
         style = _STYLE.get(n.status, "white")
-        line = f"[{style}]{n.status}[/] {n.id}: {n.title}"
+        line = f"[{style}]{escape(n.status)}[/] {escape(n.id)}: {escape(n.title)}"
         if n.rank:
             line += f" (rank {n.rank})"
         if n.trust:
-            line += f" [{n.trust}]"
+            line += escape(f" [{n.trust}]")
         if n.depends_on:
-            line += f" ← {', '.join(n.depends_on)}"
+            line += escape(f" ← {', '.join(n.depends_on)}")
         leaf = branch.add(line)
         if n.detail:
-            leaf.add(n.detail)
+            leaf.add(escape(n.detail))
         if n.bound is not None and n.bound.class_maximum is not None:  # theorem or numerical optimum, and why
-            leaf.add(contract.obligation(n.id).bound.class_maximum_text())
+            leaf.add(escape(contract.obligation(n.id).bound.class_maximum_text()))
         if n.kind is Kind.HYPOTHESIS:
-            leaf.add(f"[cyan]{n.citation}[/]")
+            leaf.add(f"[cyan]{escape(n.citation)}[/]")
     console.print(tree)

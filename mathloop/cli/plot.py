@@ -7,7 +7,9 @@ from typing import Optional
 
 import typer
 
-from mathloop.cli.common import DB_HELP, console, fail, open_contract, open_repo
+from rich.markup import escape
+
+from mathloop.cli.common import DB_HELP, console, fail, open_contract, open_repo, require_extra
 
 FORMATS = ("png", "svg")
 
@@ -19,13 +21,14 @@ def plot(
 ) -> None:
     """Plot the certified bounds against commit and wall time, with the class maximum, goal and published values
     as lines, and the label counts of each session as bars."""
+    require_extra("plot", "`mathloop plot`", "matplotlib")
     contract = open_contract(target)
     fmt = output.suffix.lstrip(".").lower()
     if fmt not in FORMATS:
         fail(f"--output {output}: unknown picture format {fmt!r} (use .png or .svg)")
     if not output.parent.exists():
         fail(f"--output {output}: directory {output.parent} does not exist")
-    repo = open_repo(db, create=False)
+    repo = open_repo(db, readonly=True)
     try:
         from mathloop.view.history import history
         from mathloop.view.plots import write_history
@@ -33,4 +36,4 @@ def plot(
         write_history(history(contract, repo), output, fmt)
     except RuntimeError as e:
         fail(str(e), 1)
-    console.print(f"wrote {output}")
+    console.print(f"wrote {escape(str(output))}", highlight=False)

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Optional
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from mathloop.cli.common import (DB_HELP, TARGET_HELP, bounds_json, console, contract_line, contract_option,
@@ -13,6 +14,7 @@ from mathloop.cli.common import (DB_HELP, TARGET_HELP, bounds_json, console, con
 from mathloop.lean import attest
 from mathloop.search.bracket import bracket
 from mathloop.search.gate import open_obligations
+from mathloop.view.counts import lineage_counts
 
 
 def status(
@@ -23,9 +25,10 @@ def status(
 ) -> None:
     """Show the head of the target's lineage, its certified bounds and the memory's label counts."""
     contract = open_contract(target, contract_file)
-    repo = open_repo(db, create=False)
+    repo = open_repo(db, readonly=True)
     head = repo.head(contract.sha256)
-    labels = repo.label_counts(contract.sha256)
+    counts = lineage_counts(repo.engine, contract.sha256)  # the same numbers as run's summary and the web index
+    labels = counts.labels
     lean = attest.statuses(repo.engine, contract.sha256, [head.hash] if head else [])
     hyps = [{"id": h.id, "title": h.title, "citation": h.citation, "statement": h.statement}
             for h in contract.hypotheses]
@@ -48,7 +51,7 @@ def status(
                 "open_obligations": list(open_obligations(head.ranks)),
                 "lean": lean[head.hash],
             },
-            "commits": 0 if head is None else head.seq + 1,
+            "commits": counts.commits,
             "labels": labels,
             "hypotheses": hyps,
             "class_maxima": [{"bound": b.name, "value": str(b.class_maximum), "theorem": b.class_maximum_is_theorem,
@@ -57,27 +60,29 @@ def status(
             **({"bracket": br.to_json()} if br is not None else {}),
         })
         return
-    console.print(f"[bold]{contract.name}[/] — {contract.title}")
-    console.print(f"{contract_line(contract)}, implementation {contract.target}"
-                  + (f"; {len(older)} older contract version(s) kept as separate lineages" if older else ""))
+    console.print(f"[bold]{escape(contract.name)}[/] — {escape(contract.title)}", highlight=False)
+    console.print(escape(f"{contract_line(contract)}, implementation {contract.target}"
+                         + (f"; {len(older)} older contract version(s) kept as separate lineages" if older else "")),
+                  highlight=False)
     if head is None:
-        console.print("no commits yet: run `mathloop run " + contract.name + "`")
+        console.print(escape("no commits yet: run `mathloop run " + contract.name + "`"), highlight=False)
         return
     t = Table(show_header=True)
     t.add_column("bound")
     t.add_column("certified", justify="right")
     t.add_column("rests on (taken as given)", overflow="fold")
     for name, value in bounds_json(contract, head.bounds).items():
-        t.add_row(name, value, hypotheses_line(contract))
+        t.add_row(escape(name), value, escape(hypotheses_line(contract)))
     console.print(t)
     if br is not None:
-        console.print(f"bracket of the class's best value (ASSUMING RH): {br.text()}", highlight=False)
-    console.print(f"head {head.hash} (seq {head.seq}, {head.created_at})"
-                  + f", Lean: {lean[head.hash]['status']}")
-    console.print("open obligations: " + (", ".join(open_obligations(head.ranks)) or "none"))
+        console.print(escape(f"bracket of the class's best value (ASSUMING RH): {br.text()}"), highlight=False)
+    console.print(escape(f"head {head.hash} (seq {head.seq}, {head.created_at})"
+                         + f", Lean: {lean[head.hash]['status']}"))
+    console.print(escape("open obligations: " + (", ".join(open_obligations(head.ranks)) or "none")))
     for h in contract.hypotheses:
-        console.print(f"[yellow]hypothesis[/] {h.id}: {h.title} — {h.citation}", highlight=False)
+        console.print(f"[yellow]hypothesis[/] {escape(f'{h.id}: {h.title} — {h.citation}')}", highlight=False)
     for b in contract.bounds:
         if b.class_maximum is not None:
-            console.print(f"{b.name}: {b.class_maximum_text()}", highlight=False)
-    console.print("labels: " + (", ".join(f"{k} {v}" for k, v in sorted(labels.items())) or "none"))
+            console.print(escape(f"{b.name}: {b.class_maximum_text()}"), highlight=False)
+    console.print(escape(counts.line() + " (commits: the chain, root included; labels: every candidate recorded)"),
+                  highlight=False)

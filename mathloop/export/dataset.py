@@ -130,7 +130,8 @@ def write_dataset(contract: Contract, repo: Repository, out: Path, *, rewards: R
         table = pa.Table.from_pylist(collected, schema=schema())
         (tmp / "data").mkdir()
         pq.write_table(table, tmp / DATA_FILE)
-        (tmp / "README.md").write_text(card(contract, collected, rewards), encoding="utf-8")
+        (tmp / "README.md").write_text(card(contract, collected, rewards, num_bytes=int(table.nbytes),
+                                            download_size=(tmp / DATA_FILE).stat().st_size), encoding="utf-8")
         manifest = {
             "format": "mathloop-dataset/1", "mathloop_version": __version__, "target": contract.name,
             "contract_sha256": contract.sha256, "rows": len(collected),
@@ -147,14 +148,68 @@ def write_dataset(contract: Contract, repo: Repository, out: Path, *, rewards: R
     return manifest
 
 
-def card(contract: Contract, collected: list[dict[str, Any]], rewards: RewardTable) -> str:
-    """Return the dataset card (README.md): what the rows are, what every bound rests on, how to load it."""
+LICENSE = "apache-2.0"  # mathloop's own licence; model replies may carry their model's terms (said in the card)
+SIZE_CATEGORIES = ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M"),
+                   (10_000_000, "1M<n<10M"))
+
+
+def size_category(rows: int) -> str:
+    """Return the Hugging Face `size_categories` bin of a dataset with `rows` rows.
+
+    >>> size_category(0), size_category(999), size_category(1000), size_category(12_345_678)
+    ('n<1K', 'n<1K', '1K<n<10K', 'n>10M')
+    """
+    return next((name for limit, name in SIZE_CATEGORIES if rows < limit), "n>10M")
+
+
+def _feature_yaml(arrow_type, indent: str) -> list[str]:
+    """Return the YAML lines of one `dataset_info` feature type (string, int64, float64, lists, structs)."""
+    import pyarrow as pa
+
+    if pa.types.is_list(arrow_type):
+        inner = arrow_type.value_type
+        if pa.types.is_struct(inner):
+            lines = [f"{indent}list:"]
+            for f in inner:
+                lines += [f"{indent}- name: {f.name}"] + _feature_yaml(f.type, indent + "  ")
+            return lines
+        return [f"{indent}sequence: {inner}"]
+    return [f"{indent}dtype: {'float64' if pa.types.is_floating(arrow_type) else arrow_type}"]
+
+
+def dataset_info_yaml(rows: int, num_bytes: int | None, download_size: int | None) -> str:
+    """Return the card's `dataset_info` block: every column's type and the one `train` split."""
+    lines = ["dataset_info:", "  features:"]
+    for f in schema():
+        lines += [f"  - name: {f.name}"] + _feature_yaml(f.type, "    ")
+    lines += ["  splits:", "  - name: train", f"    num_bytes: {num_bytes or 0}", f"    num_examples: {rows}"]
+    if download_size is not None:
+        lines.append(f"  download_size: {download_size}")
+    lines.append(f"  dataset_size: {num_bytes or 0}")
+    return "\n".join(lines)
+
+
+def card(contract: Contract, collected: list[dict[str, Any]], rewards: RewardTable, *, num_bytes: int | None = None,
+         download_size: int | None = None) -> str:
+    """Return the dataset card (README.md): what the rows are, what every bound rests on, how to load it.
+
+    The YAML header carries `license`, `pretty_name`, `size_categories`, `dataset_info` (features and the
+    train split) and `configs`, as the Hugging Face Hub reads them.
+    """
     labels = Counter(r["label"] for r in collected)
     proposers = Counter(r["proposer"] for r in collected)
     hyps = "\n".join(f"- **{h.title}** ({h.id}): {h.statement.strip()} — {h.citation}" for h in contract.hypotheses)
     label_rows = "\n".join(f"| {lab.value} | {labels.get(lab.value, 0)} | {rewards.value(lab):+g} |" for lab in Label)
     prop_rows = "\n".join(f"- `{p}`: {n}" for p, n in sorted(proposers.items()))
+    pretty = json.dumps(f"mathloop: {contract.name} candidates labelled by deterministic checkers", ensure_ascii=False)
     return f"""---
+license: {LICENSE}
+pretty_name: {pretty}
+size_categories:
+- {size_category(len(collected))}
+task_categories:
+- text-generation
+{dataset_info_yaml(len(collected), num_bytes, download_size)}
 configs:
 - config_name: default
   data_files:
@@ -208,6 +263,11 @@ never "verified" here:
 
 Proposers: {len(proposers)}
 {prop_rows or "- none"}
+
+## Licence
+
+The rows are released under the Apache License 2.0 (`{LICENSE}`), mathloop's own licence. A `completion`
+written by a model may also be subject to that model's terms of use: check the `model` column.
 
 ## Loading
 

@@ -122,3 +122,22 @@ def test_a_reward_file_overrides_the_table_and_a_bad_one_names_the_key(store, tm
     res = _export(store, tmp_path / "ds2", "--rewards", str(bad))
     assert res.exit_code == 2 and "rewards.malformed: must be below" in res.output
     assert not (tmp_path / "ds2").exists()
+
+
+def test_card_header_carries_license_size_and_dataset_info(store, tmp_path):
+    yaml = pytest.importorskip("yaml")
+    out = tmp_path / "ds"
+    assert _export(store, out).exit_code == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    header = yaml.safe_load((out / "README.md").read_text().split("---\n")[1])
+    assert header["license"] == "apache-2.0" and "levinson-conrey" in header["pretty_name"]
+    assert header["size_categories"] == ["n<1K"]
+    info = header["dataset_info"]
+    assert [f["name"] for f in info["features"]] == list(COLUMNS)
+    (split,) = info["splits"]
+    assert split["name"] == "train" and split["num_examples"] == manifest["rows"] and split["num_bytes"] > 0
+    assert info["download_size"] == (out / DATA_FILE).stat().st_size
+    datasets = pytest.importorskip("datasets")
+    ds = datasets.load_dataset("parquet", data_files=str(out / DATA_FILE), split="train",
+                               cache_dir=str(tmp_path / "hf-cache"))
+    assert datasets.Features._from_yaml_list(info["features"]) == ds.features

@@ -1,4 +1,4 @@
-"""The README's GRPO example runs: with TRL where installed, else against a stand-in that calls rewards as TRL does."""
+"""The documentation's GRPO example (docs/training.md) runs: with TRL where installed, else against a stand-in that calls rewards as TRL does."""
 
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+TRAINING = Path(__file__).resolve().parents[2] / "docs" / "training.md"
 BETTER = {"P": ["0", "1"], "Q": ["1", "-1"], "R": "6/5"}
 
 
 def _section_blocks() -> list[str]:
-    text = README.read_text(encoding="utf-8")
-    section = text.split("## Training and evaluating models", 1)[1].split("\n## ", 1)[0]
+    text = TRAINING.read_text(encoding="utf-8")
+    section = text.split("## GRPO with TRL", 1)[1].split("\n## ", 1)[0]
     return re.findall(r"```python\n(.*?)```", section, flags=re.S)
 
 
@@ -57,7 +57,7 @@ def test_the_grpo_example_trains_with_mathloop_rewards(monkeypatch, tmp_path):
         monkeypatch.setitem(sys.modules, "trl", _stand_in_trl(seen))
     monkeypatch.chdir(tmp_path)
     scope: dict = {}
-    exec(compile(block, "README.md", "exec"), scope)
+    exec(compile(block, "docs/training.md", "exec"), scope)
     scope["reward"].close()
     (name, rewards), = seen
     assert name == "mathloop_levinson_conrey"

@@ -24,6 +24,7 @@ certifies whatever is proposed; HiGHS is deterministic, so the seed is only reco
 from __future__ import annotations
 
 import math
+import threading
 import time
 from fractions import Fraction
 from typing import Any
@@ -86,6 +87,39 @@ def lp_tail(N: int, A: int, tail: Tail) -> tuple[int, int] | None:
     if N % per_unit or not 1 <= alpha_c < A:
         raise ValueError("a coarse tail needs 1/h a multiple of its knots per unit and 1 <= alpha_c < A")
     return alpha_c * N, N // per_unit
+
+
+def within(deadline: float | None, fn, *args) -> tuple[bool, Any]:
+    """Return (True, fn(*args)) if it returns before `deadline` (time.monotonic), else (False, None).
+
+    Without a deadline fn runs inline. With one it runs in a daemon thread that is abandoned at the
+    deadline: one Arb pre-screen of a fine grid (~50 s) cannot be interrupted, and `--time-limit` is a
+    promise. An abandoned pre-screen only computes (it never writes the store) and dies with the process.
+    Only pure Python/flint work goes here: HiGHS keeps C++ worker threads, which abort the interpreter at
+    exit when a solve is abandoned in another thread, so the LP runs inline under its own time_limit.
+    """
+    if deadline is None:
+        return True, fn(*args)
+    box: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            box["value"] = fn(*args)
+        except BaseException as e:  # re-raised in the caller's thread below
+            box["error"] = e
+
+    worker = threading.Thread(target=work, name="ceiling-proposer", daemon=True)
+    worker.start()
+    worker.join(max(0.0, deadline - time.monotonic()))
+    if worker.is_alive():
+        return False, None
+    if "error" in box:
+        raise box["error"]
+    return True, box.get("value")
+
+
+def _past(deadline: float | None) -> bool:
+    return deadline is not None and time.monotonic() >= deadline
 
 
 def mass_points(N: int, Aw: int) -> tuple[int, ...]:
@@ -212,11 +246,19 @@ class CeilingProposer(Proposer):
                 continue
         return out
 
+    @staticmethod
+    def _screen(c: DualCandidate, cells: int, deadline: float | None) -> bool:
+        """Return whether c prescreens; False if the session's deadline comes first (the Arb cells run on)."""
+        done, ok = within(deadline, prescreen, c, cells)
+        return done and bool(ok)
+
     def _mix(self, tight: DualCandidate, inner: DualCandidate, cells: int,
-             weights: list[Fraction] | None = None) -> tuple[DualCandidate, Fraction] | None:
+             weights: list[Fraction] | None = None, deadline: float | None = None) -> tuple[DualCandidate, Fraction] | None:
         for lam in mixing_weights(tight, inner) if weights is None else weights:
+            if _past(deadline):  # an abandoned search (see `within`) stops at its next step
+                return None
             mixed = convex_combination(tight, inner, lam)
-            if prescreen(mixed, cells):
+            if self._screen(mixed, cells, deadline):
                 return mixed, lam
         return None
 
@@ -225,9 +267,9 @@ class CeilingProposer(Proposer):
         """Return (candidate that prescreens, how it was obtained) for a configuration, or None."""
         cells = self.target.max_cells
         tight = self._solve(N, A, Aw, TIGHT_MARGIN, TIGHT_ROUNDS, deadline, tail)
-        if tight is None:
+        if tight is None or _past(deadline):
             return None
-        if prescreen(tight, cells):
+        if self._screen(tight, cells, deadline):
             return tight, f"LP margin {TIGHT_MARGIN:g}"
         # certified duals refined onto the grid: back off towards the one whose mixture the floats
         # predict lowest (the head: a small step; the seed: a large margin), no second LP
@@ -237,15 +279,15 @@ class CeilingProposer(Proposer):
             lam = float(weights[0])
             options.append((lam * float(tight.ceiling) + (1 - lam) * float(inner.ceiling), inner, name, weights))
         for _, inner, name, weights in sorted(options, key=lambda o: o[0]):
-            if (got := self._mix(tight, inner, cells, weights)) is not None:
+            if (got := self._mix(tight, inner, cells, weights, deadline)) is not None:
                 return got[0], f"lam = {got[1]} of the LP (margin {TIGHT_MARGIN:g}) + {name} refined onto its grid"
         for margin in INNER_MARGINS:  # a strictly feasible dual on the same grid, then back L off towards it
             inner = self._solve(N, A, Aw, margin, INNER_ROUNDS, deadline, tail)
-            if inner is None:
+            if inner is None or _past(deadline):
                 return None
-            if not prescreen(inner, cells):
+            if not self._screen(inner, cells, deadline):
                 continue
-            if (got := self._mix(tight, inner, cells)) is not None:
+            if (got := self._mix(tight, inner, cells, deadline=deadline)) is not None:
                 return got[0], f"lam = {got[1]} of the LP (margin {TIGHT_MARGIN:g}) + the LP with margin {margin:g}"
             return inner, f"LP margin {margin:g}"
         return None

@@ -1,0 +1,58 @@
+"""The one place that counts a lineage's commits and memory labels: status, run's summary and the web index agree.
+
+Definitions (documented in docs/guide.md, "Counts"):
+- `commits`: the commits of the lineage's chain, the root (the contract's verified seed state) included,
+  so a fresh lineage after one session with two commits has 3;
+- `labels`: memory rows per label, every candidate ever recorded for the lineage, the seed's own row included;
+- with `session_id`, both are restricted to the rows that session wrote (a session's commits are those whose
+  candidate it recorded).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlalchemy import func
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, select
+
+from mathloop.store.models import CandidateRow, CommitRow
+
+
+@dataclass(frozen=True)
+class Counts:
+    """Commits and memory labels of a lineage (or of one session of it)."""
+
+    commits: int
+    labels: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def candidates(self) -> int:
+        """Return the number of memory rows counted."""
+        return sum(self.labels.values())
+
+    def line(self) -> str:
+        """Return "commits 3 · progress 2, regression 1" (labels sorted by name).
+
+        >>> Counts(3, {"regression": 1, "progress": 2}).line()
+        'commits 3 · progress 2, regression 1'
+        >>> Counts(0).line()
+        'commits 0 · no candidates'
+        """
+        labels = ", ".join(f"{k} {v}" for k, v in sorted(self.labels.items())) or "no candidates"
+        return f"commits {self.commits} · {labels}"
+
+
+def lineage_counts(engine: Engine, contract_sha: str, session_id: int | None = None) -> Counts:
+    """Return the commits and label counts of the lineage `contract_sha` (only session `session_id`'s if given)."""
+    with Session(engine) as s:
+        labels_q = (select(CandidateRow.label, func.count()).where(CandidateRow.contract_sha == contract_sha)
+                    .group_by(CandidateRow.label))
+        commits_q = select(func.count()).select_from(CommitRow).where(CommitRow.contract_sha == contract_sha)
+        if session_id is not None:
+            labels_q = labels_q.where(CandidateRow.session_id == session_id)
+            commits_q = (commits_q.join(CandidateRow, CandidateRow.id == CommitRow.candidate_id)
+                         .where(CandidateRow.session_id == session_id))
+        labels = {str(label): int(n) for label, n in s.exec(labels_q)}
+        commits = int(s.exec(commits_q).one())
+    return Counts(commits, labels)
