@@ -66,6 +66,17 @@ def test_published_alphaevolve_construction_certifies_0_380924(target):
     assert decide(target.contract, None, ev).label is not Label.ERROR
 
 
+@pytest.mark.parametrize("name,figure", [("haugland-51-0.380927.txt", "0.380927"),
+                                         ("ttt-discover-600-0.380876.txt", "0.380876")])
+def test_published_haugland_and_ttt_constructions_certify_their_figures(target, name, figure):
+    payload = target.read_candidate_file(DATA / name)
+    v = check(target, payload).bounds["C1b"]
+    s = v * 10**6
+    assert F(-((-s.numerator) // s.denominator), 10**6) == F(figure)
+    if len(payload["heights"]) <= 100:
+        assert v == plain_value([F(h) for h in payload["heights"]])  # the independent path
+
+
 def test_construction_with_one_height_changed_certifies_a_different_value(target):
     payload = target.read_candidate_file(DATA / "alphaevolve-95-0.380924.txt")
     base = check(target, payload).bounds["C1b"]
@@ -108,6 +119,7 @@ def test_npy_and_text_files_of_the_same_floats_certify_their_own_exact_values(ta
     assert v_npy != v_txt
 
 
+@pytest.mark.slow  # importing scipy.optimize (HiGHS) alone takes seconds on a loaded machine
 def test_local_proposer_improves_on_the_seed_and_its_proposal_is_admissible(target):
     from mathloop.propose.base import Context
     from mathloop.targets.erdos_minimum_overlap.proposer import admissible_integers, float_value, optimise
@@ -118,6 +130,19 @@ def test_local_proposer_improves_on_the_seed_and_its_proposal_is_admissible(targ
     [prop] = StepProposer(target, 0, small, admissible_integers, float_value).propose(ctx)
     ev = check(target, prop.payload)
     assert result(ev, "admissible").verdict is Verdict.PROVED and ev.bounds["C1b"] < F(1, 2)
+
+
+def test_overlap_jacobian_matches_finite_differences():
+    from mathloop.targets.erdos_minimum_overlap.proposer import jacobian, overlaps
+
+    rng = np.random.default_rng(2)
+    f = rng.random(7)
+    J = jacobian(f)
+    e = 1e-6
+    for j in range(7):
+        d = np.zeros(7)
+        d[j] = e
+        assert np.allclose((overlaps(f + d) - overlaps(f - d)) / (2 * e), J[:, j], atol=1e-7)
 
 
 def test_admissible_integers_caps_heights_at_one_after_normalisation():

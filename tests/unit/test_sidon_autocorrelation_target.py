@@ -29,6 +29,8 @@ PUBLISHED = [
     ("alphaevolve-1444-1.5035a.txt", "1.5035", 4),
     ("alphaevolve-1416-1.5035b.txt", "1.5035", 4),
     ("alphaevolve-1319-1.503164.txt", "1.503164", 6),
+    ("thetaevolve-1319-1.503133.txt", "1.503133", 6),
+    ("matolcsi-vinuesa-208-1.5098.txt", "1.5098", 4),
 ]
 
 
@@ -92,6 +94,20 @@ def test_published_5000_step_construction_certifies_1_5033():
     t = build_target(load_contract(shipped("sidon-autocorrelation")))
     v = check(t, t.read_candidate_file(DATA / "alphaevolve-5000-1.5033.txt")).bounds["C1a"]
     assert round_up(v, 4) == F("1.5033")
+
+
+def test_ttt_discover_30000_step_construction_certifies_1_5029_below_the_goal():
+    t = build_target(load_contract(shipped("sidon-autocorrelation")))
+    ev = check(t, t.read_candidate_file(DATA / "ttt-discover-30000-1.5029.txt"))
+    assert round_up(ev.bounds["C1a"], 4) == F("1.5029")
+    assert result(ev, "c1a-upper-bound").verdict is Verdict.PROVED  # at or below the goal (best published)
+
+
+def test_matolcsi_vinuesa_construction_agrees_with_the_plain_fraction_path(target):
+    payload = target.read_candidate_file(DATA / "matolcsi-vinuesa-208-1.5098.txt")
+    ev = check(target, payload)
+    assert ev.bounds["C1a"] == plain_value([F(h) for h in payload["heights"]])
+    assert ev.bounds["C1a"] < F("1.50992")  # the table's figure for [MV2009]
 
 
 # --- should prove / should refuse -----------------------------------------------------------

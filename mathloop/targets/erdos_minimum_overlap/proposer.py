@@ -13,8 +13,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from scipy.optimize import linprog
-
 from mathloop.targets.sidon_autocorrelation.step_proposer import Improvements, SCALE, StepProposer
 
 # (steps n, LP solves) per stage
@@ -46,6 +44,8 @@ def jacobian(f: np.ndarray) -> np.ndarray:
 
 
 def _lp_step(f: np.ndarray, rho: float) -> np.ndarray | None:
+    from scipy.optimize import linprog  # seconds to import: only when optimising
+
     n = len(f)
     F, J = overlaps(f), jacobian(f)
     c = np.zeros(n + 1)

@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from scipy.signal import fftconvolve
 
 from mathloop.targets.sidon_autocorrelation.step_proposer import Improvements, StepProposer, integer_heights
 
@@ -23,6 +22,19 @@ BETA = (10.0, 1.0e4)      # inverse temperature, geometric over each stage
 LR = (0.02, 1.0e-4)       # Adam step: linear decay from LR[0] to LR[1]
 CHECKPOINT = 500
 FFT_FROM = 300            # direct convolution below this n, FFT above
+
+
+def fftconvolve(x: np.ndarray, y: np.ndarray, mode: str = "full") -> np.ndarray:
+    """Return the convolution of x and y through numpy's real FFT ("full", or "valid" for len(x) >= len(y)).
+
+    (scipy.signal would do the same but costs seconds to import.)
+    """
+    size = len(x) + len(y) - 1
+    m = 1 << (size - 1).bit_length()
+    full = np.fft.irfft(np.fft.rfft(x, m) * np.fft.rfft(y, m), m)[:size]
+    if mode == "valid":
+        return full[len(y) - 1:len(x)]
+    return full
 
 
 def float_value(a: np.ndarray) -> float:
