@@ -96,6 +96,7 @@ def test_published_5000_step_construction_certifies_1_5033():
     assert round_up(v, 4) == F("1.5033")
 
 
+@pytest.mark.slow  # ~1.5-2.5 s on a loaded machine
 def test_ttt_discover_30000_step_construction_certifies_1_5029_below_the_goal():
     t = build_target(load_contract(shipped("sidon-autocorrelation")))
     ev = check(t, t.read_candidate_file(DATA / "ttt-discover-30000-1.5029.txt"))
