@@ -209,7 +209,7 @@ def test_local_proposer_improves_on_the_seed_and_its_proposal_checks(target):
     from mathloop.targets.sidon_autocorrelation.step_proposer import StepProposer, integer_heights
     from mathloop.targets.sidon_autocorrelation.proposer import float_value
 
-    small = lambda seed: optimise(seed, stages=((20, 600),))
+    small = lambda seed: optimise(seed, stages=((20, 600),), polish=False)
     p = StepProposer(target, 0, small, integer_heights, float_value)
     ctx = Context(contract=target.contract, head=None, open_obligations=(), rejections=(), seen=frozenset(), round=0)
     [prop] = p.propose(ctx)

@@ -20,6 +20,10 @@ from mathloop.targets.sidon_autocorrelation.step_proposer import Improvements, S
 STAGES = ((50, 60_000), (100, 80_000), (200, 100_000), (400, 60_000), (800, 40_000))
 BETA = (10.0, 1.0e4)      # inverse temperature, geometric over each stage
 LR = (0.02, 1.0e-4)       # Adam step: linear decay from LR[0] to LR[1]
+# After the stages, polishing rounds at the last n repeat until the session's deadline: sharper
+# temperatures and smaller steps from the best point (a bounded-length generator would leave the
+# rest of a session idle).
+POLISH = (40_000, (1.0e3, 1.0e5), (2.0e-3, 1.0e-5))
 CHECKPOINT = 500
 FFT_FROM = 300            # direct convolution below this n, FFT above
 
@@ -58,31 +62,43 @@ def _gradient(x: np.ndarray, beta: float) -> np.ndarray:
     return g * 2 * x
 
 
-def optimise(seed: int, stages: tuple[tuple[int, int], ...] = STAGES) -> Improvements:
-    """Yield (value, heights) each time the best float value improves; deterministic for a seed."""
+def optimise(seed: int, stages: tuple[tuple[int, int], ...] = STAGES, polish: bool = True) -> Improvements:
+    """Yield (value, heights) each time the best float value improves; deterministic for a seed.
+
+    With `polish`, the generator never ends (the caller's deadline stops it).
+    """
     rng = np.random.default_rng(seed)
     x = np.sqrt(1.0 + 0.1 * rng.random(stages[0][0]))
-    best = float("inf")
-    best_x = x.copy()
-    for stage, (n, iters) in enumerate(stages):
+    best = [float("inf"), x.copy()]
+    rounds = [(n, iters, BETA, LR) for n, iters in stages]
+    for stage, (n, iters, beta_range, lr_range) in enumerate(rounds):
         if stage:
-            x = np.repeat(best_x, n // len(best_x)) if n % len(best_x) == 0 else np.interp(
-                np.linspace(0, 1, n), np.linspace(0, 1, len(best_x)), best_x)
-        m = np.zeros_like(x)
-        v = np.zeros_like(x)
-        for it in range(1, iters + 1):
-            frac = it / iters
-            beta = BETA[0] * (BETA[1] / BETA[0]) ** frac
-            g = _gradient(x, beta)
-            m = 0.9 * m + 0.1 * g
-            v = 0.999 * v + 0.001 * g * g
-            lr = LR[0] * (1 - frac) + LR[1]
-            x = x - lr * (m / (1 - 0.9 ** it)) / (np.sqrt(v / (1 - 0.999 ** it)) + 1e-12)
-            if it % CHECKPOINT == 0:
-                val = float_value(x * x)
-                if val < best:
-                    best, best_x = val, x.copy()
-                    yield best, best_x * best_x
+            bx = best[1]
+            x = np.repeat(bx, n // len(bx)) if n % len(bx) == 0 else np.interp(
+                np.linspace(0, 1, n), np.linspace(0, 1, len(bx)), bx)
+        yield from _adam(x, iters, beta_range, lr_range, best)
+        if polish and stage == len(rounds) - 1:
+            rounds.append((n, POLISH[0], POLISH[1], POLISH[2]))
+
+
+def _adam(x: np.ndarray, iters: int, beta_range: tuple[float, float], lr_range: tuple[float, float],
+          best: list) -> Improvements:
+    """Run Adam on x, updating best = [value, x] and yielding every improvement at a checkpoint."""
+    m = np.zeros_like(x)
+    v = np.zeros_like(x)
+    for it in range(1, iters + 1):
+        frac = it / iters
+        beta = beta_range[0] * (beta_range[1] / beta_range[0]) ** frac
+        g = _gradient(x, beta)
+        m = 0.9 * m + 0.1 * g
+        v = 0.999 * v + 0.001 * g * g
+        lr = lr_range[0] * (1 - frac) + lr_range[1]
+        x = x - lr * (m / (1 - 0.9 ** it)) / (np.sqrt(v / (1 - 0.999 ** it)) + 1e-12)
+        if it % CHECKPOINT == 0:
+            val = float_value(x * x)
+            if val < best[0]:
+                best[0], best[1] = val, x.copy()
+                yield val, x * x
 
 
 class SidonProposer(StepProposer):
