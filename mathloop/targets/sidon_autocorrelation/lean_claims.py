@@ -30,10 +30,15 @@ def support_text() -> str:
 
 
 def supported() -> bool:
-    """Return True when the Lean layer knows this package's support module (wired by the lead)."""
+    """Return True when the Lean layer can load this package's support module (once it loads target
+    support through `Target.lean_support()`); until then commits are not rendered."""
     from mathloop.lean import render
 
-    return MODULE in render.SUPPORT_MODULES
+    try:
+        render.support_text(MODULE)
+    except (ValueError, OSError):
+        return False
+    return True
 
 
 def nat_list(xs: Sequence[int]) -> str:
