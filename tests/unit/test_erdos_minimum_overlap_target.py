@@ -165,3 +165,20 @@ def test_lean_kernel_accepts_the_claims_and_refuses_a_tampered_numerator():
     assert kernel_verdict(*overlap_lean(a, N, v)) is Verdict.PROVED
     N[2] += 1
     assert kernel_verdict(*overlap_lean(a, N, v)) is Verdict.REFUTED
+
+
+@pytest.mark.lean
+@pytest.mark.parametrize("name,payload", [("erdos-minimum-overlap", {"heights": ["0", "1/2", "1", "1", "1/2", "0"]}),
+                                          ("sidon-autocorrelation", {"heights": ["1", "1/3", "2", "0", "1"]})])
+def test_rendered_commit_is_accepted_by_the_kernel_once_the_support_module_is_wired(name, payload, monkeypatch):
+    from mathloop.lean import render
+    from mathloop.lean.check import check_source
+
+    t = build_target(load_contract(shipped(name)))
+    support = t.lean_support()
+    original = render.support_text
+    monkeypatch.setattr(render, "SUPPORT_MODULES", render.SUPPORT_MODULES + tuple(support))
+    monkeypatch.setattr(render, "support_text", lambda m: support[m] if m in support else original(m))
+    rendered = t.lean_render("ab" * 32, check(t, payload))
+    assert rendered is not None
+    assert check_source(rendered.standalone_source()).verdict is Verdict.PROVED
