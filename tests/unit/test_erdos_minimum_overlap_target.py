@@ -182,3 +182,22 @@ def test_rendered_commit_is_accepted_by_the_kernel_once_the_support_module_is_wi
     rendered = t.lean_render("ab" * 32, check(t, payload))
     assert rendered is not None
     assert check_source(rendered.standalone_source()).verdict is Verdict.PROVED
+
+
+def test_exported_certificates_reverify_and_a_tampered_file_is_refused(target, tmp_path):
+    import json as _json
+
+    from mathloop.targets.base import ChainCheck
+
+    chain = [("a" * 64, check(target, target.seed_payload())),
+             ("b" * 64, check(target, {"heights": ["0", "1/2", "1", "1", "1/2", "0"]}))]
+    manifest = target.export_certificates(chain, tmp_path)
+    read = lambda p: _json.loads(p.read_text())
+    ok = target.verify_certificate_chain(manifest, read)
+    assert isinstance(ok, ChainCheck) and not ok.reasons and len(ok.evidences) == 2 == ok.files
+    second = sorted(tmp_path.glob("cert-*.json"))[1]
+    env = read(second)
+    env["candidate"]["heights"][2] = "9/10"
+    second.write_text(_json.dumps(env))
+    bad = target.verify_certificate_chain(manifest, read)
+    assert bad.reasons and "sha256" in bad.reasons[0]

@@ -9,11 +9,11 @@ from __future__ import annotations
 import time
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, ClassVar, Mapping
+from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 from mathloop.contract.model import Contract, ContractError
 from mathloop.domain import Evidence, Trust, Verdict, decimal_str, fraction_str
-from mathloop.targets.base import Malformed, Target
+from mathloop.targets.base import ChainCheck, Malformed, Target
 from mathloop.targets.evidence import Outcome, assemble
 from mathloop.targets.sidon_autocorrelation.heights import StepLimits, Steps, parse_steps
 
@@ -64,6 +64,18 @@ class StepFunctionTarget(Target):
             return read_candidate_file(path)
         except CandidateFileError as e:
             raise Malformed(str(e)) from None
+
+    def export_certificates(self, chain: Sequence[tuple[str, Evidence]], out_dir: Path) -> Path:
+        """Write one certificate file per commit with a certified bound, and manifest.json (certificates.py)."""
+        from mathloop.targets.sidon_autocorrelation.certificates import export_certificates
+
+        return export_certificates(self, chain, out_dir)
+
+    def verify_certificate_chain(self, manifest: Path, read_json: Callable[[Path], Any]) -> ChainCheck:
+        """Return the re-verification of every exported file (each a full candidate; certificates.py)."""
+        from mathloop.targets.sidon_autocorrelation.certificates import verify_chain
+
+        return verify_chain(self, manifest, read_json)
 
     def lean_support(self) -> dict[str, str]:
         """Return {module name: Lean text} of the support modules this target's claims import
