@@ -16,8 +16,7 @@ import flint
 
 from mathloop.domain import Evidence
 from mathloop.lean.render import Claim, Definition, RenderedCommit, RenderError, nat
-from mathloop.targets.sidon_autocorrelation.lean_claims import (MAX_LEAN_STEPS, SUPPORT, chunked, integer_heights,
-                                                                kronecker_bits, supported)
+from mathloop.targets.sidon_autocorrelation.lean_claims import chunked, kronecker_bits, render_step_commit
 
 PROVES = ("From the integer heights a (over their common denominator), the kernel checks: len a = n, Σa = total > 0, "
           "n·a_i <= 2·total for every i (so f_i = n·a_i/(2·total) lies in [0, 1] and ∫f = 1), N is the coefficient "
@@ -68,25 +67,17 @@ def overlap_lean(a: Sequence[int], N: Sequence[int], value: Fraction) -> tuple[l
     return defs, claims
 
 
+def _build(a: list[int], value: Fraction) -> tuple[list[Definition], list[Claim]]:
+    N = numerators(a)
+    if Fraction(max(N), 2 * sum(a) ** 2) != value:
+        raise RenderError("the certified C1b does not equal max N/(2·total^2) (a checker bug)")
+    return overlap_lean(a, N, value)
+
+
 def render_commit(target: Any, commit_hash: str, evidence: Evidence) -> RenderedCommit | None:
-    """Return the C1b commit's Lean rendering, or None (no value, too many steps, support not wired).
+    """Return the C1b commit's Lean rendering, or None (see render_step_commit).
 
     Raises:
         RenderError: the evidence's numbers do not re-verify (a checker bug).
     """
-    from mathloop.lean.render import render
-
-    value = evidence.bounds.get("C1b")
-    if value is None or "value" not in evidence.artifacts or not supported():
-        return None
-    a, _ = integer_heights(evidence)
-    if len(a) > MAX_LEAN_STEPS:
-        return None
-    N = numerators(a)
-    total = sum(a)
-    if Fraction(max(N), 2 * total * total) != value:
-        raise RenderError("the certified C1b does not equal max N/(2·total^2) (a checker bug)")
-    defs, claims = overlap_lean(a, N, value)
-    return render(target=target.contract.target, contract_name=target.contract.name,
-                  contract_sha=target.contract.sha256, commit_hash=commit_hash, proves=PROVES, given=GIVEN,
-                  not_proved=NOT_PROVED, defs=defs, claims=claims, support=SUPPORT)
+    return render_step_commit(target, commit_hash, evidence, _build, (PROVES, GIVEN, NOT_PROVED))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any
 
 from mathloop.contract.model import Contract
 from mathloop.domain import fraction_str
@@ -102,8 +102,3 @@ def sign_failure(steps: Steps) -> str | None:
     if not any(steps.ints):
         return "every height is 0 (the integral must be positive)"
     return None
-
-
-def steps_payload(heights: Any) -> Mapping[str, Any]:
-    """Return {"heights": [...]} for a sequence of Fractions/ints (the proposers' spelling)."""
-    return {"heights": [fraction_str(Fraction(h)) for h in heights]}

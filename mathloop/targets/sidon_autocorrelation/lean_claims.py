@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from importlib import resources
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from mathloop.domain import Evidence
 from mathloop.lean.render import Claim, Definition, RenderedCommit, RenderError, nat
@@ -88,30 +88,45 @@ GIVEN_1A = ("The definition of C1a (teorth/optimizationproblems constants/1a.md)
 NOT_PROVED_1A = "The breakpoint lemma and the definition of C1a are not formalised; this is exact integer arithmetic."
 
 
+def render_step_commit(target: Any, commit_hash: str, evidence: Evidence,
+                       build: Callable[[list[int], Fraction], tuple[list[Definition], list[Claim]]],
+                       texts: tuple[str, str, str]) -> RenderedCommit | None:
+    """Return a step-function commit's Lean rendering, or None (no value, too many steps, support not wired).
+
+    `build(a, value)` returns the definitions and claims for the integer heights a (raising RenderError
+    when the certified value does not re-verify); `texts` are (proves, given, not proved).
+    """
+    from mathloop.lean.render import render
+
+    value = evidence.bounds.get(target.bound_name)
+    if value is None or "value" not in evidence.artifacts or not supported():
+        return None
+    a, _ = integer_heights(evidence)
+    if len(a) > MAX_LEAN_STEPS:
+        return None
+    defs, claims = build(a, value)
+    proves, given, not_proved = texts
+    return render(target=target.contract.target, contract_name=target.contract.name,
+                  contract_sha=target.contract.sha256, commit_hash=commit_hash, proves=proves, given=given,
+                  not_proved=not_proved, defs=defs, claims=claims, support=SUPPORT)
+
+
+def _build_1a(a: list[int], value: Fraction) -> tuple[list[Definition], list[Claim]]:
+    from mathloop.targets.sidon_autocorrelation.value import square_coefficients
+
+    c = square_coefficients(a)
+    if Fraction(2 * len(a) * max(c), sum(a) ** 2) != value:
+        raise RenderError("the certified C1a does not equal 2n·max c/(Σa)^2 (a checker bug)")
+    return sidon_lean(a, c, value)
+
+
 def render_commit(target: Any, commit_hash: str, evidence: Evidence) -> RenderedCommit | None:
-    """Return the C1a commit's Lean rendering, or None (no value, too many steps, support not wired).
+    """Return the C1a commit's Lean rendering, or None (see render_step_commit).
 
     Raises:
         RenderError: the evidence's numbers do not re-verify (a checker bug).
     """
-    from mathloop.lean.render import render
-    from mathloop.targets.sidon_autocorrelation.value import square_coefficients
-
-    value = evidence.bounds.get("C1a")
-    if value is None or "value" not in evidence.artifacts or not supported():
-        return None
-    a, _ = integer_heights(evidence)
-    n = len(a)
-    if n > MAX_LEAN_STEPS:
-        return None
-    c = square_coefficients(a)
-    peak, total = max(c), sum(a)
-    if Fraction(2 * n * peak, total * total) != value:
-        raise RenderError("the certified C1a does not equal 2n·max c/(Σa)^2 (a checker bug)")
-    defs, claims = sidon_lean(a, c, value)
-    return render(target=target.contract.target, contract_name=target.contract.name,
-                  contract_sha=target.contract.sha256, commit_hash=commit_hash, proves=PROVES_1A, given=GIVEN_1A,
-                  not_proved=NOT_PROVED_1A, defs=defs, claims=claims, support=SUPPORT)
+    return render_step_commit(target, commit_hash, evidence, _build_1a, (PROVES_1A, GIVEN_1A, NOT_PROVED_1A))
 
 
 def sidon_lean(a: Sequence[int], c: Sequence[int], value: Fraction) -> tuple[list[Definition], list[Claim]]:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 from mathloop.contract.model import Contract, ContractError
-from mathloop.domain import Evidence, Trust, Verdict, decimal_str, fraction_str
+from mathloop.domain import Evidence, Trust, Verdict, decimal_str
 from mathloop.targets.base import ChainCheck, Malformed, Target
 from mathloop.targets.evidence import Outcome, assemble
 from mathloop.targets.sidon_autocorrelation.heights import StepLimits, Steps, parse_steps
@@ -125,8 +125,3 @@ class StepFunctionTarget(Target):
         """Return e.g. "600 steps"."""
         hs = state.get("heights") if isinstance(state, Mapping) else None
         return f"{len(hs)} steps" if isinstance(hs, list) else super().state_summary(state)
-
-    @staticmethod
-    def value_text(value: Fraction, digits: int) -> str:
-        """Return "p/q (≈ d, rounded up)": the exact value and its safe decimal for an upper bound."""
-        return f"{fraction_str(value)} (<= {decimal_str(value, digits, round_down=False)})"
