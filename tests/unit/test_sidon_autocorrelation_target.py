@@ -245,3 +245,32 @@ def test_lean_kernel_accepts_the_claims_and_refuses_a_tampered_coefficient():
     assert kernel_verdict(*sidon_lean(a, c, v)) is Verdict.PROVED
     c[3] += 1
     assert kernel_verdict(*sidon_lean(a, c, v)) is Verdict.REFUTED
+
+
+# --- the CLI ------------------------------------------------------------------------------------
+
+def _cli_check(*args: str):
+    from typer.testing import CliRunner
+
+    from mathloop.cli.app import app
+
+    return CliRunner().invoke(app, ["check", "sidon-autocorrelation", *args])
+
+
+@pytest.mark.slow  # a checker worker process and the CLI's imports: seconds on a loaded machine
+def test_cli_check_reads_an_npy_file_and_prints_the_exact_fraction_and_a_rounded_up_decimal(tmp_path):
+    np.save(tmp_path / "f.npy", np.array([0.5, 1.0, 0.25]))
+    r = _cli_check("--candidate", str(tmp_path / "f.npy"), "--json")
+    out = json.loads(r.stdout)
+    exact = plain_value([F(1, 2), F(1), F(1, 4)])
+    assert out["bounds_exact"] == {"C1a": str(exact)} and r.exit_code == 0
+    assert F(out["bounds"]["C1a"]) >= exact  # rounded up: an upper bound is never understated
+    r = _cli_check("--candidate", str(tmp_path / "f.npy"))
+    assert f"exact {exact}" in r.stdout
+
+
+def test_cli_check_refuses_a_text_file_with_a_non_number_naming_the_file(tmp_path):
+    p = tmp_path / "bad.txt"
+    p.write_text("1 2 x")
+    r = _cli_check("--candidate", str(p))
+    assert r.exit_code == 2 and "bad.txt" in r.output
