@@ -35,6 +35,11 @@ class ErdosMinimumOverlap(StepFunctionTarget):
     admissible_check: ClassVar[str] = "admissible"
     value_check: ClassVar[str] = "overlap"
     bound_name: ClassVar[str] = "C1b"
+    published: ClassVar[tuple[tuple[str, str, str], ...]] = (
+        ("0.380927", "Haugland 2016", "arXiv:1609.08000"),
+        ("0.380924", "AlphaEvolve", "arXiv:2511.02864"),
+        ("0.380876", "TTT-Discover", "Learning to Discover at Test Time, 2026"),
+    )
     checks: ClassVar[Mapping[str, Trust]] = {INPUT: Trust.EXACT, "admissible": Trust.EXACT, "overlap": Trust.EXACT}
     required_obligations: ClassVar[tuple[Required, ...]] = (
         Required("definition", Kind.HYPOTHESIS),

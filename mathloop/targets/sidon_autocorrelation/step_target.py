@@ -26,6 +26,9 @@ class StepFunctionTarget(Target):
     admissible_check: ClassVar[str]
     value_check: ClassVar[str]
     bound_name: ClassVar[str]
+    # (value as printed, who, reference): published upper bounds, for reference lines in plots and
+    # tables (the contract's goal is the best of them; its class floor the best lower bound).
+    published: ClassVar[tuple[tuple[str, str, str], ...]] = ()
 
     def __init__(self, contract: Contract) -> None:
         super().__init__(contract)
