@@ -14,7 +14,7 @@ from mathloop.domain import Label, Verdict, canonical_json
 from mathloop.search.gate import decide
 from mathloop.search.runner import ProcessRunner
 from mathloop.targets import build_target
-from mathloop.targets.base import CertificateError, CheckerCrash
+from mathloop.targets.base import CertificateError, CheckerCrash, Malformed
 from mathloop.store.engine import StoreError, make_engine
 from mathloop.store.repository import Repository
 
@@ -25,6 +25,18 @@ def _read_candidate(path: Path) -> Any:
         return read_json(path, MAX_CANDIDATE_BYTES, "--candidate")
     except InputError as e:
         fail(str(e))
+
+
+def _read_candidate_as_target(contract, path: Path) -> Any:
+    """Return the candidate payload: through the target's own file reader when it has one
+    (`read_candidate_file`, e.g. step-function targets reading .npy/text/JSON lists), else strict JSON."""
+    reader = getattr(build_target(contract), "read_candidate_file", None)
+    if reader is None:
+        return _read_candidate(path)
+    try:
+        return reader(path)
+    except Malformed as e:
+        fail(f"--candidate {e}")
 
 
 def read_certificate_json(path: Path) -> Any:
@@ -85,7 +97,7 @@ def check(
 ) -> None:
     """Exit 0 if the candidate checks (no refutation, every bound certified), 1 if refused, 2 if malformed."""
     contract = open_contract(target, contract_file)
-    payload = _read_candidate(candidate)
+    payload = _read_candidate_as_target(contract, candidate)
     envelope = payload if isinstance(payload, dict) and "mathloop_certificate" in payload else None
     if envelope is not None:
         payload = envelope.get("candidate")
@@ -146,8 +158,8 @@ def check(
         if not ok and confirmed:  # a refused candidate certifies nothing, whatever bounds its evidence carries
             console.print("certified: nothing (refused" + (f": {beyond}" if beyond else "") + ")")
         else:
-            console.print(("certified: " if confirmed else "conditionally certified: ") + (", ".join(f"{k} = {v}" for k, v in bounds_json(contract, ev.bounds).items())
-                                           if beyond is None else "nothing (" + beyond + ")"))
+            console.print(("certified: " if confirmed else "conditionally certified: ") + (", ".join(f"{k} = {v} (exact {ev.bounds[k]})" for k, v in bounds_json(contract, ev.bounds).items())
+                                           if beyond is None else "nothing (" + beyond + ")"), highlight=False)
         console.print(f"rests on: {hypotheses_line(contract)}", highlight=False)
         if would:
             console.print(f"against the head: {would}")

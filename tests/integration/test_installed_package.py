@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SHIPPED = {"critical-line-zeros", "levinson", "levinson-conrey", "pair-correlation", "pair-correlation-rh"}
+SHIPPED = {"critical-line-zeros", "levinson", "levinson-conrey", "pair-correlation", "pair-correlation-rh",
+           "sidon-autocorrelation", "erdos-minimum-overlap"}
 
 
 def _run(*args: str, cwd: Path, timeout: float = 900) -> subprocess.CompletedProcess:

@@ -1,0 +1,1 @@
+"""Target `sidon-autocorrelation`: exact upper bounds on the autocorrelation constant C1a."""
