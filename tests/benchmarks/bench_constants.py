@@ -28,7 +28,7 @@ FLOOR = {"C1a": ("Cloninger–Steinerberger", "1.28"), "C1b": ("White", "0.37900
 
 
 def _target(name: str):
-    from mathloop.contract.load import load_contract
+    from mathloop.targets import load_contract
     from mathloop.targets import build_target
     from mathloop.targets.registry import shipped_contract
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from mathloop.contract import load_contract
+from mathloop.targets import load_contract
 from mathloop.domain import Label
 from mathloop.store.engine import make_engine
 from mathloop.store.repository import Repository

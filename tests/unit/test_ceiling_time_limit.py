@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from mathloop.contract.load import load_contract
+from mathloop.targets import load_contract
 from mathloop.domain import Head
 from mathloop.propose.base import Context
 from mathloop.targets import build_target

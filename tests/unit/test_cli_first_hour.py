@@ -152,7 +152,7 @@ def test_status_counts_are_the_lineage_counts(tmp_path):
     from typer.testing import CliRunner
 
     from mathloop.cli.app import app
-    from mathloop.contract import load_contract
+    from mathloop.targets import load_contract
     from mathloop.store.engine import make_engine
     from mathloop.view.counts import lineage_counts
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from mathloop.contract.load import load_contract
+from mathloop.targets import load_contract
 from mathloop.domain import Head
 from mathloop.propose.base import Context
 from mathloop.propose.openai_proposer import OpenAIOptions, build_openai_proposer
