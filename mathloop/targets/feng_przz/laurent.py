@@ -7,7 +7,9 @@ variable s) and ℓ₂ (k side, variable u) the double series
 replaced by 1/x, the arithmetic factor by its value 1 at the origin), the rational function
     X^{ℓ₁} Y^{ℓ₂} Z^{−ℓ₁ℓ₂} ∏_i (Z+a_i)^{ℓ₂}/(X+a_i) ∏_j (Z+b_j)^{ℓ₁}/(Y+b_j) ∏_{i,j} 1/(Z+a_i+b_j)
 with X = β+s, Y = α+u, Z = s+u. After the a- and b-derivatives at 0 it is a Laurent polynomial
-Σ c·X^p Y^q Z^r, computed here with sympy on exact rationals (docs/przz.md, step 2).
+Σ c·X^p Y^q Z^r: `laurent_terms_sympy` derives it with sympy on exact rationals (the reference, minutes
+for ℓ = 4); `laurent_terms` gets the same coefficients from multilinear series products in Fractions
+(milliseconds), and the tests hold the two equal (docs/przz.md, step 2).
 """
 
 from __future__ import annotations
