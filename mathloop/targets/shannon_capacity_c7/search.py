@@ -104,10 +104,10 @@ class Search:
                     return True
         return False
 
-    def _improve(self) -> None:
-        """Apply (1,2)-swaps until none applies (a local optimum of the swap neighbourhood)."""
+    def _improve(self, deadline: float) -> None:
+        """Apply (1,2)-swaps until none applies (a local optimum of the swap neighbourhood) or the deadline."""
         improved = True
-        while improved:
+        while improved and time.monotonic() < deadline:
             improved = False
             for x in self.rng.permutation(np.flatnonzero(self.in_set)):
                 if self.in_set[x] and self._two_swap(int(x)):
@@ -128,13 +128,13 @@ class Search:
 
     def run(self, deadline: float, target: int | None = None) -> list[int]:
         """Search until `deadline` (time.monotonic()) or until the best set reaches `target`; return the best."""
-        self._improve()
+        self._improve(deadline)
         if self.size() > len(self.best):
             self.best = self.members()
         while time.monotonic() < deadline and (target is None or len(self.best) < target):
             self.iterations += 1
             self._perturb()
-            self._improve()
+            self._improve(deadline)
             size = self.size()
             if size > len(self.best):
                 self.best = self.members()
