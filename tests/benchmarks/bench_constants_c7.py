@@ -51,6 +51,7 @@ def check_speed(repeat: int) -> None:
 def session(time_limit: float, seed: int) -> None:
     published = "  ".join(f"{p.size}^(1/{p.n}) = {decimal_str(p.bound(), 6)}" for p in PUBLISHED)
     print(f"published lower bounds: {published}")
+    contract = load_contract(shipped("shannon-capacity-c7"))  # the lineage the session writes
     with tempfile.TemporaryDirectory(prefix="bench-c7-") as tmp:
         db = Path(tmp) / "c7.db"
         exe = Path(sys.executable).with_name("mathloop")
@@ -60,7 +61,6 @@ def session(time_limit: float, seed: int) -> None:
         t0 = dt.datetime.now(dt.timezone.utc)
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env={**os.environ, "COLUMNS": "120"})
         wall = (dt.datetime.now(dt.timezone.utc) - t0).total_seconds()
-        contract = load_contract(shipped("shannon-capacity-c7"))
         commits = Repository(make_engine(f"sqlite:///{db}", create=False)).commits(contract.sha256)
     start = dt.datetime.fromisoformat(commits[0].created_at)
     print(f"{'t (s)':>7}  {'|S|':>5} {'n':>2}  {'certified Θ(C7) >=':<18}  ≥ published")
