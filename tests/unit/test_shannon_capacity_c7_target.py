@@ -68,6 +68,11 @@ def test_published_bounds_match_their_certified_grid_values():
     assert got[(108, 4)] == F(3223709795470, 10**12) and got[(350, 5)] == F(3227108809261, 10**12)
 
 
+def test_contract_goal_is_the_published_record_on_the_grid(c7):
+    assert target_mod.RECORD == (367, 5)
+    assert c7.contract.bound_spec("capacity").goal == PUBLISHED[-1].bound() == F(3257865966783, 10**12)
+
+
 def test_linear_code_construction_gives_343_independent_vertices(c7):
     G = find_generator(3, 5, np.random.default_rng(0))
     assert G is not None and is_independent_code(G)

@@ -15,15 +15,15 @@ from mathloop.domain import Direction, Evidence, Kind, Trust, Verdict, decimal_s
 from mathloop.propose.base import Proposer
 from mathloop.targets.base import CheckerCrash, Target
 from mathloop.targets.evidence import Outcome, assemble
-from mathloop.targets.shannon_capacity_c7 import graph
+from mathloop.targets.shannon_capacity_c7 import graph, published
 from mathloop.targets.shannon_capacity_c7.schema import Candidate, Limits, parse_payload, schema
 
 BOUND = "capacity"
 INPUT, INDEPENDENT, CAPACITY = "vertex-set", "independent", "capacity-bound"
 # Lovász: Θ(C7) ≤ ϑ(C7) = 3.31766720...; no contract may raise the class maximum above 3.3177.
 THETA_CEILING = Fraction(33177, 10000)
-# Above the published record 367^{1/5} the set is re-checked by a second, independent code path.
-RECORD = (367, 5)
+# Above the published record (|S|, n) = (367, 5) the set is re-checked by a second, independent code path.
+RECORD = (published.RECORD.size, published.RECORD.n)
 MAX_N = 8  # C7^⊠8 has 5.7 million vertices; the pairwise check stays m^2 bytes
 
 
