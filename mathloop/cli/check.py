@@ -19,22 +19,15 @@ from mathloop.store.engine import StoreError, make_engine
 from mathloop.store.repository import Repository
 
 
-def _read_candidate(path: Path) -> Any:
-    """Return the strict JSON of a candidate file (size-capped, strict UTF-8, no NaN, no lone surrogate)."""
+def _read_candidate(path: Path, contract=None) -> Any:
+    """Return the candidate payload: the strict JSON of the file (size-capped, strict UTF-8, no NaN, no lone
+    surrogate), or what the target's own `read_candidate_file` reads from it (published formats: .npy, text,
+    JSON lists)."""
+    reader = getattr(build_target(contract), "read_candidate_file", None) if contract is not None else None
     try:
-        return read_json(path, MAX_CANDIDATE_BYTES, "--candidate")
+        return reader(path) if reader is not None else read_json(path, MAX_CANDIDATE_BYTES, "--candidate")
     except InputError as e:
         fail(str(e))
-
-
-def _read_candidate_as_target(contract, path: Path) -> Any:
-    """Return the candidate payload: through the target's own file reader when it has one
-    (`read_candidate_file`, e.g. step-function targets reading .npy/text/JSON lists), else strict JSON."""
-    reader = getattr(build_target(contract), "read_candidate_file", None)
-    if reader is None:
-        return _read_candidate(path)
-    try:
-        return reader(path)
     except Malformed as e:
         fail(f"--candidate {e}")
 
@@ -97,7 +90,7 @@ def check(
 ) -> None:
     """Exit 0 if the candidate checks (no refutation, every bound certified), 1 if refused, 2 if malformed."""
     contract = open_contract(target, contract_file)
-    payload = _read_candidate_as_target(contract, candidate)
+    payload = _read_candidate(candidate, contract)
     envelope = payload if isinstance(payload, dict) and "mathloop_certificate" in payload else None
     if envelope is not None:
         payload = envelope.get("candidate")

@@ -14,7 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = {"critical-line-zeros", "levinson", "levinson-conrey", "pair-correlation", "pair-correlation-rh",
-           "sidon-autocorrelation", "erdos-minimum-overlap"}
+           "sidon-autocorrelation", "erdos-minimum-overlap", "shannon-capacity-c7"}
 
 
 def _run(*args: str, cwd: Path, timeout: float = 900) -> subprocess.CompletedProcess:
@@ -47,3 +47,7 @@ def test_a_non_editable_install_lists_the_shipped_targets_and_reaches_conreys_bo
     status = json.loads(_run(mathloop, "status", "levinson-conrey", "--json", cwd=empty).stdout)
     assert Decimal(status["head"]["bounds"]["kappa"]) >= Decimal("0.4088")
     assert status["contract_source"] == "package" and "site-packages" in status["contract_path"]
+    # Package data beyond contracts: the stored published set is checked from the installed copy.
+    (data,) = venv.glob("lib/python*/site-packages/mathloop/targets/shannon_capacity_c7/data/polak_schrijver_367.txt")
+    out = json.loads(_run(mathloop, "check", "shannon-capacity-c7", "--candidate", str(data), "--json", cwd=empty).stdout)
+    assert out["ok"] and out["bounds"]["capacity"] == "3.257865966783"

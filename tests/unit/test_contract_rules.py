@@ -57,12 +57,14 @@ CASES = [(name, oid) for name in SHIPPED for oid in required_ids(name)]
 def test_every_shipped_target_declares_what_its_soundness_needs():
     assert sorted(SHIPPED) == ["critical-line-zeros", "erdos-minimum-overlap", "levinson", "levinson-conrey",
                                "pair-correlation", "pair-correlation-rh", "pair-correlation-rh-ceiling",
-                               "sidon-autocorrelation"]
+                               "shannon-capacity-c7", "sidon-autocorrelation"]
+    # Θ(C7) ≥ |S|^{1/n} follows from the definition of Θ alone: that bound rests on no published theorem.
+    no_hypothesis = {"shannon-capacity-c7"}
     for name in SHIPPED:
         contract = load_contract(name)
         required = target_class(contract.target).required_obligations
         assert {r.id for r in required} >= {o.id for o in contract.checked}, name  # every checked obligation
-        assert any(r.kind.value == "hypothesis" for r in required), name
+        assert any(r.kind.value == "hypothesis" for r in required) or name in no_hypothesis, name
 
 
 @pytest.mark.parametrize("name, oid", CASES, ids=[f"{n}-without-{o}" for n, o in CASES])

@@ -1,0 +1,101 @@
+"""Lean claims of a shannon-capacity-c7 commit: the kernel re-checks the independent set and the root bound.
+
+The data are n, the set S as a list of base-7 vertex codes, |S| and r = p/q; the claims are Bool
+equalities over Nat evaluated by the kernel with the functions of `Mathloop.ShannonC7` (this package's
+`lean/Mathloop/ShannonC7.lean`): every code is below 7^n, no two entries are close (so S is an
+independent set of C7^⊠n with no repeated vertex), S has |S| entries, and p^n ≤ |S|·q^n.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from importlib import resources
+from typing import Any
+
+from mathloop.contract.model import Contract
+from mathloop.domain import Evidence
+from mathloop.lean.render import Claim, Definition, RenderedCommit, RenderError, frac, nat, render
+from mathloop.targets.shannon_capacity_c7.graph import Q, encode
+
+SUPPORT = ("Mathloop.Exact", "Mathloop.ShannonC7")  # shared Exact, then this package's lean/ module
+PROVES = ("From n and the list S of vertex codes given as data, the kernel recomputes: every code is below 7^n "
+          "(a vertex of C7^n, coordinates its base-7 digits); no two entries of S are equal or adjacent (in every "
+          "coordinate equal or differing by 1 mod 7), so S is an independent set of C7^n; S has size entries; "
+          "and p^n <= size q^n, so r = p/q <= size^(1/n).")
+GIVEN = ("The definition Theta(G) = sup_n alpha(G^n)^(1/n) over strong powers (Shannon 1956), so "
+         "Theta(C7) >= alpha(C7^n)^(1/n) >= |S|^(1/n) for every independent set S of C7^n.")
+NOT_PROVED = ("That the Lean functions encode adjacency in the strong product (their definitions follow "
+              "Mathloop.ShannonC7's comment; the step from the Bool check to the graph statement is not "
+              "formalised here), and nothing about Theta(C7) beyond this lower bound.")
+CLAIMS = (
+    Claim("codes", "Every entry of S is below 7^n: the code of a vertex of C7^n.", "c7Codes n S"),
+    Claim("independent", "No two entries of S (at different positions) are close: S is an independent set of "
+                         "C7^n with no repeated vertex.", "c7Independent n S"),
+    Claim("size_of_S", "S has size entries.", "Nat.beq (c7Length S) size"),
+    Claim("root_bound", "p^n <= size q^n: r = p/q is at most size^(1/n), hence Theta(C7) >= r.",
+          "Nat.ble (Nat.pow p n) (Nat.mul size (Nat.pow q n))"),
+)
+
+
+def support_module_text() -> str:
+    """Return the text of `Mathloop.ShannonC7` (package data)."""
+    return (resources.files(__package__) / "lean" / "Mathloop" / "ShannonC7.lean").read_text(encoding="utf-8")
+
+
+def _codes_term(codes: list[int]) -> str:
+    out = "List.nil"
+    for c in reversed(codes):
+        out = f"(List.cons {nat(c)} {out})"
+    return out
+
+
+def lean_parts(evidence: Evidence) -> tuple[list[Definition], tuple[Claim, ...], Fraction] | None:
+    """Return (definitions, claims, r) of a commit, or None when its evidence certifies no bound.
+
+    Raises:
+        RenderError: the state or certificate is malformed or inconsistent (a checker bug).
+    """
+    cert = evidence.artifacts.get("certificate")
+    if cert is None:
+        return None
+    state: Any = evidence.state
+    try:
+        n, vertices = int(state["n"]), state["vertices"]
+        codes = [encode(tuple(v)) for v in vertices]
+        size, r = int(cert["size"]), Fraction(cert["r"])
+    except (KeyError, TypeError, ValueError, ZeroDivisionError):
+        raise RenderError("certificate: expected n, vertices in the state and size, r in the certificate") from None
+    if size != len(codes) or n != cert.get("n") or any(len(v) != n or not all(0 <= x < Q for x in v) for v in vertices):
+        raise RenderError("certificate: size or n does not match the state")
+    if r.numerator ** n > size * r.denominator ** n:
+        raise RenderError("certificate: r^n > |S| (a checker bug)")
+    defs = [
+        Definition("n", "Nat", nat(n), "The power: S is a set of vertices of the strong power C7^n."),
+        Definition("S", "List Nat", _codes_term(codes), "The vertices of S, as base-7 codes (first coordinate "
+                                                         "most significant)."),
+        Definition("size", "Nat", nat(size), "The size of S."),
+        Definition("p", "Nat", nat(r.numerator), "Numerator of the certified bound r."),
+        Definition("q", "Nat", nat(r.denominator), "Denominator of the certified bound r."),
+        Definition("r", "Frac", frac(r), "The certified lower bound: Theta(C7) >= r = p/q."),
+    ]
+    return defs, CLAIMS, r
+
+
+def render_commit(contract: Contract, commit_hash: str, evidence: Evidence) -> RenderedCommit | None:
+    """Return the commit's Lean rendering, or None without a certified bound (or without a Lean layer that
+    loads package support modules, i.e. before `mathloop.lean.support_modules` exists).
+
+    Raises:
+        RenderError: the evidence is malformed or inconsistent.
+    """
+    parts = lean_parts(evidence)
+    if parts is None:
+        return None
+    try:
+        from mathloop.lean.support_modules import package_modules, select
+    except ImportError:  # the Lean layer of issue 19 reads a target's own support modules; before it, none
+        return None
+    defs, claims, r = parts
+    return render(target=contract.target, contract_name=contract.name, contract_sha=contract.sha256,
+                  commit_hash=commit_hash, proves=PROVES, given=GIVEN, not_proved=NOT_PROVED, defs=defs,
+                  claims=claims, support=select(SUPPORT, package_modules(__package__)), bounds={"capacity": ("r", r)})

@@ -1,0 +1,113 @@
+"""Strict parsing of untrusted candidates: an exponent n and a list of vertices of C7^⊠n.
+
+Payload: {"n": 5, "vertices": [[0, 0, 0, 0, 5], [0, 0, 1, 0, 0], ...]} — every coordinate a JSON
+integer in 0..6 (a residue mod 7, written in its least non-negative form), every vertex of length n.
+Refused with Malformed("<field>: why"): unknown or missing keys, n outside 1..max_n, more vertices
+than the limit, a vertex of the wrong length, a coordinate that is not an integer in 0..6 (7, -1,
+3.0, true, "3"), text over the byte limit. Duplicates and adjacent pairs parse: the independence
+check refutes them (they are mathematics, not syntax).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from mathloop.bounded import StrictJSONError, strict_loads
+from mathloop.targets.base import Malformed
+from mathloop.targets.payload import exact_keys
+from mathloop.targets.shannon_capacity_c7.graph import Q
+
+KEYS = ("n", "vertices")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The contract's [limits] for this target.
+
+    Attributes:
+        max_n: largest exponent n of the strong power C7^⊠n.
+        max_vertices: most vertices in one candidate.
+        max_payload_bytes: largest payload (raw text, or compact JSON of a parsed value).
+    """
+
+    max_n: int = 6
+    max_vertices: int = 2000
+    max_payload_bytes: int = 200_000
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A finite set of vertices of C7^⊠n, in the order given (not yet known to be independent)."""
+
+    n: int
+    vertices: tuple[tuple[int, ...], ...]
+
+    def payload(self) -> dict[str, Any]:
+        """Return the canonical payload/state: the vertices sorted (the set, not the order given)."""
+        return {"n": self.n, "vertices": [list(v) for v in sorted(self.vertices)]}
+
+
+def _int(field: str, value: Any, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise Malformed(f"{field}: must be an integer in {lo}..{hi}, got {type(value).__name__}")
+    if not lo <= value <= hi:
+        raise Malformed(f"{field}: {value} is not in {lo}..{hi}")
+    return value
+
+
+def parse_payload(payload: Any, limits: Limits) -> Candidate:
+    """Return the Candidate for a JSON value (or its JSON text).
+
+    Raises:
+        Malformed: with the offending field and the reason.
+    """
+    if isinstance(payload, (bytes, bytearray)):
+        try:
+            payload = payload.decode("utf-8")
+        except UnicodeDecodeError:
+            raise Malformed("payload: not UTF-8") from None
+    if isinstance(payload, str):
+        if len(payload.encode("utf-8", errors="replace")) > limits.max_payload_bytes:
+            raise Malformed(f"payload: larger than {limits.max_payload_bytes} bytes")
+        try:
+            payload = strict_loads(payload)
+        except StrictJSONError as e:
+            raise Malformed(f"payload: {e}" if e.refused else f"payload: not valid JSON: {e}") from None
+    exact_keys(payload, KEYS)
+    n = _int("n", payload["n"], 1, limits.max_n)
+    raw = payload["vertices"]
+    if not isinstance(raw, list):
+        raise Malformed("vertices: must be a list of vertices (lists of n integers in 0..6)")
+    if not raw:
+        raise Malformed("vertices: empty list")
+    if len(raw) > limits.max_vertices:
+        raise Malformed(f"vertices: {len(raw)} vertices, more than the limit {limits.max_vertices}")
+    vertices = []
+    for i, v in enumerate(raw):
+        if not isinstance(v, list) or len(v) != n:
+            raise Malformed(f"vertices[{i}]: must be a list of n = {n} integers in 0..6")
+        vertices.append(tuple(_int(f"vertices[{i}][{c}]", x, 0, Q - 1) for c, x in enumerate(v)))
+    cand = Candidate(n, tuple(vertices))
+    if len(json.dumps(cand.payload(), separators=(",", ":"))) > limits.max_payload_bytes:
+        raise Malformed(f"payload: larger than {limits.max_payload_bytes} bytes")
+    return cand
+
+
+def schema(limits: Limits) -> dict[str, Any]:
+    """Return the JSON schema offered to models (a guide only: `parse_payload` is the judge)."""
+    coordinate = {"type": "integer", "minimum": 0, "maximum": Q - 1}
+    return {
+        "type": "object",
+        "properties": {
+            "n": {"type": "integer", "minimum": 1, "maximum": limits.max_n,
+                  "description": "the exponent: vertices are n-tuples over Z/7 (C7 strong-product power n)"},
+            "vertices": {"type": "array", "minItems": 1, "maxItems": limits.max_vertices,
+                         "description": "pairwise non-adjacent vertices: every two differ by 2..5 mod 7 "
+                                        "in at least one coordinate",
+                         "items": {"type": "array", "items": coordinate, "minItems": 1, "maxItems": limits.max_n}},
+        },
+        "required": list(KEYS),
+        "additionalProperties": False,
+    }

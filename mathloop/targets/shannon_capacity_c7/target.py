@@ -1,0 +1,164 @@
+"""The shannon-capacity-c7 target: Θ(C7) ≥ |S|^{1/n} for an independent set S of C7^⊠n, certified exactly."""
+
+from __future__ import annotations
+
+import time
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, ClassVar, Mapping
+
+import numpy as np
+
+from mathloop.contract.model import Contract, ContractError
+from mathloop.contract.rules import Floor, Required
+from mathloop.domain import Direction, Evidence, Kind, Trust, Verdict, decimal_str, fraction_str
+from mathloop.propose.base import Proposer
+from mathloop.targets.base import CheckerCrash, Target
+from mathloop.targets.evidence import Outcome, assemble
+from mathloop.targets.shannon_capacity_c7 import graph, published
+from mathloop.targets.shannon_capacity_c7.schema import Candidate, Limits, parse_payload, schema
+
+BOUND = "capacity"
+INPUT, INDEPENDENT, CAPACITY = "vertex-set", "independent", "capacity-bound"
+# Lovász: Θ(C7) ≤ ϑ(C7) = 3.31766720...; no contract may raise the class maximum above 3.3177.
+THETA_CEILING = Fraction(33177, 10000)
+# Above the published record (|S|, n) = (367, 5) the set is re-checked by a second, independent code path.
+RECORD = (published.RECORD.size, published.RECORD.n)
+MAX_N = 8  # C7^⊠8 has 5.7 million vertices; the pairwise check stays m^2 bytes
+
+
+class ShannonCapacityC7(Target):
+    """Checks independent sets of C7^⊠n; the bound is the grid-rounded |S|^{1/n}."""
+
+    name: ClassVar[str] = "shannon-capacity-c7"
+    version: ClassVar[str] = "1"
+    checks: ClassVar[Mapping[str, Trust]] = {INPUT: Trust.EXACT, INDEPENDENT: Trust.EXACT, CAPACITY: Trust.EXACT}
+    required_obligations: ClassVar[tuple[Required, ...]] = (
+        Required(INPUT, Kind.INPUT, INPUT),
+        Required(INDEPENDENT, Kind.CHECK, INDEPENDENT),
+        Required(CAPACITY, Kind.BOUND, CAPACITY, BOUND, Direction.MAXIMIZE),
+    )
+    limit_floors: ClassVar[tuple[Floor, ...]] = (
+        Floor(f"bounds.{BOUND}.class_maximum", THETA_CEILING, at_most=True,
+              why="Lovász (1979): Θ(C7) ≤ ϑ(C7) = 7cos(π/7)/(1 + cos(π/7)) < 3.3177"),
+        Floor("limits.max_n", Fraction(MAX_N), at_most=True, why="the pairwise check is sized for n ≤ 8"),
+    )
+
+    def __init__(self, contract: Contract) -> None:
+        super().__init__(contract)
+        self.digits, self.limits = _settings(contract)
+
+    @classmethod
+    def validate_contract(cls, contract: Contract) -> None:
+        """Raise ContractError unless obligations, parameters, limits and the seed are valid."""
+        super().validate_contract(contract)
+        _settings(contract)
+        cls.parsed_seed(contract)
+
+    def parse(self, payload: Any) -> Candidate:
+        """Return the typed candidate. Raises Malformed("<field>: reason")."""
+        return parse_payload(payload, self.limits)
+
+    def candidate_schema(self) -> dict[str, Any]:
+        """Return the schema of {"n": int, "vertices": [[int, ...], ...]}."""
+        return schema(self.limits)
+
+    def check(self, parent_state: Mapping[str, Any] | None, candidate: Candidate) -> Evidence:
+        """Return the evidence for `candidate` (a full replacement state; the parent is not needed)."""
+        t0 = time.perf_counter()
+        bad, adjacent, duplicates = graph.conflicts(np.array(candidate.vertices, dtype=np.int8))
+        timings = {"independence": time.perf_counter() - t0}
+        size, n = len(candidate.vertices), candidate.n
+        outcomes = {INPUT: Outcome(Verdict.PROVED, Trust.EXACT)}
+        bounds: dict[str, Fraction] = {}
+        artifacts: dict[str, Any] = {}
+        if bad:
+            why = [f"vertices {_pair(candidate, i, j)} are adjacent in C7^⊠{n}" for i, j in adjacent[:3]]
+            why += [f"vertices {_pair(candidate, i, j)} are the same vertex" for i, j in duplicates[:3]]
+            outcomes[INDEPENDENT] = Outcome(Verdict.REFUTED, Trust.EXACT, (f"{bad} bad pairs", *why), rank=bad)
+            outcomes[CAPACITY] = Outcome(Verdict.UNKNOWN, Trust.EXACT, ("the set is not independent",))
+        else:
+            outcomes[INDEPENDENT] = Outcome(Verdict.PROVED, Trust.EXACT)
+            r = graph.certified_root(size, n, self.digits)
+            if size ** RECORD[1] > RECORD[0] ** n:  # beyond the published record: a second code path must agree
+                t1 = time.perf_counter()
+                if not graph.independent_plain(list(candidate.vertices)):
+                    raise CheckerCrash("the numpy and plain independence checks disagree (a checker bug)")
+                timings["second_path"] = time.perf_counter() - t1
+            bounds[BOUND] = r
+            artifacts["certificate"] = {"n": n, "size": size, "r": fraction_str(r), "grid_digits": self.digits,
+                                        **graph.root_certificate(size, n, r)}
+            outcomes[CAPACITY] = self._bound_outcome(r)
+        return assemble(self.contract, checker=self.name, version=self.version, outcomes=outcomes, bounds=bounds,
+                        state=candidate.payload(), artifacts=artifacts,
+                        precision={"arithmetic": "exact integers", "grid": f"10^-{self.digits}"}, timings=timings)
+
+    def _bound_outcome(self, r: Fraction) -> Outcome:
+        goal = self.contract.bound_spec(BOUND).goal
+        if goal is None or r >= goal:
+            return Outcome(Verdict.PROVED, Trust.EXACT)
+        return Outcome(Verdict.UNKNOWN, Trust.EXACT, (f"certified Θ(C7) ≥ {decimal_str(r, self.digits)} is below "
+                                                      f"the goal {decimal_str(goal, self.digits)}",))
+
+    def read_candidate_file(self, path: Path) -> Any:
+        """Return the payload of a candidate file in any published format (see formats.py).
+
+        Raises:
+            InputError: unreadable file or a line that is not a vertex.
+        """
+        from mathloop.targets.shannon_capacity_c7.formats import read_candidate
+
+        return read_candidate(path)
+
+    def local_proposer(self, seed: int) -> Proposer:
+        """Return the embedded local search over independent sets (see proposer.py)."""
+        from mathloop.targets.shannon_capacity_c7.proposer import LocalProposer
+
+        return LocalProposer(self, seed)
+
+    def polish(self, payload: Any, seed: int) -> dict[str, Any] | None:
+        """Return the local search's improvement of a (model-proposed) set, or None (n > 5, malformed)."""
+        from mathloop.targets.shannon_capacity_c7.proposer import polish_payload
+
+        return polish_payload(self, payload, seed)
+
+    def lean_render(self, commit_hash: str, evidence: Evidence):
+        """Return the commit's Lean rendering of the finite check (see lean_claims), or None."""
+        from mathloop.targets.shannon_capacity_c7.lean_claims import render_commit
+
+        return render_commit(self.contract, commit_hash, evidence)
+
+    def state_summary(self, state: Mapping[str, Any]) -> str:
+        """Return e.g. "367 vertices in C7^⊠5"."""
+        try:
+            return f"{len(state['vertices'])} vertices in C7^⊠{state['n']}"
+        except (KeyError, TypeError):
+            return super().state_summary(state)
+
+
+def _pair(c: Candidate, i: int, j: int) -> str:
+    return f"[{i}] {c.vertices[i]} and [{j}] {c.vertices[j]}"
+
+
+def _settings(contract: Contract) -> tuple[int, Limits]:
+    """Return (grid digits, limits). Raises ContractError naming the key."""
+    p, lim = contract.parameters, contract.target_limits
+    for table, allowed, where in ((p, {"grid_digits"}, "parameters"),
+                                  (lim, {"max_n", "max_vertices", "max_payload_bytes"}, "limits")):
+        for k in table:
+            if k not in allowed:
+                raise ContractError(contract.path, f"{where}.{k}", f"unknown key (allowed: {', '.join(sorted(allowed))})")
+        for k in allowed:
+            if k not in table:
+                raise ContractError(contract.path, f"{where}.{k}", "missing")
+    digits = _int(contract, "parameters.grid_digits", p["grid_digits"], 1, 30)
+    limits = Limits(max_n=_int(contract, "limits.max_n", lim["max_n"], 1, MAX_N),
+                    max_vertices=_int(contract, "limits.max_vertices", lim["max_vertices"], 1, 20_000),
+                    max_payload_bytes=_int(contract, "limits.max_payload_bytes", lim["max_payload_bytes"], 64, 10_000_000))
+    return digits, limits
+
+
+def _int(contract: Contract, key: str, value: Any, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise ContractError(contract.path, key, f"must be an integer in [{lo}, {hi}]")
+    return value
