@@ -175,7 +175,8 @@ def contradiction(earlier: Iterable[tuple[int, Attestation]], att: Attestation) 
         if e.artifact_sha256 and e.artifact_sha256 == att.artifact_sha256:
             return (f"says {att.status}, but attestation {seq} said {e.status} about the same rendering "
                     "(a Lean check is deterministic)")
-        if e.status == "checked" and not att.artifact_sha256:
+        # `unavailable` says nothing about the rendering (no kernel where it ran): no contradiction
+        if e.status == "checked" and not att.artifact_sha256 and att.status != "unavailable":
             return (f"says {att.status} without a rendering, but attestation {seq} said checked for a rendering "
                     "of the same stored evidence")
     return None

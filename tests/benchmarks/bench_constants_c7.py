@@ -23,7 +23,7 @@ import time
 from importlib import resources
 from pathlib import Path
 
-from mathloop.contract.load import load_contract
+from mathloop.targets import load_contract
 from mathloop.domain import decimal_str
 from mathloop.store.engine import make_engine
 from mathloop.store.repository import Repository

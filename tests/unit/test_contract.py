@@ -57,6 +57,6 @@ def test_malformed_contract_is_refused_naming_file_key_and_reason(tmp_path, toy_
 
 
 def test_unknown_target_name_lists_the_shipped_ones():
-    with pytest.raises(ContractError, match="unknown target 'nope' \\(known: critical-line-zeros, levinson, "
+    with pytest.raises(ContractError, match="unknown target 'nope' \\(known: critical-line-zeros, erdos-minimum-overlap, levinson, "
                                            "levinson-conrey, pair-correlation, pair-correlation-rh"):
         load_contract("nope")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mathloop.contract.load import load_contract
+from mathloop.targets import load_contract
 from mathloop.lean.render import RenderError, _body, support_text
 from mathloop.targets import build_target
 from mathloop.targets.shannon_capacity_c7.graph import adjacent, decode, encode

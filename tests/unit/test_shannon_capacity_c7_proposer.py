@@ -8,7 +8,7 @@ from importlib import resources
 import numpy as np
 import pytest
 
-from mathloop.contract.load import load_contract
+from mathloop.targets import load_contract
 from mathloop.domain import Scores
 from mathloop.order import compare
 from mathloop.propose.base import Context, Head, payload_sha

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from mathloop.bounded import InputError
-from mathloop.contract.load import load_contract
+from mathloop.targets import load_contract
 from mathloop.contract.model import ContractError
 from mathloop.domain import Label, Scores, Verdict
 from mathloop.search.gate import decide
@@ -134,7 +134,11 @@ def test_refuses_vertices_of_the_wrong_length_and_unknown_keys(c7):
 def test_bound_above_the_class_maximum_is_a_checker_error_not_a_commit(tmp_path, ps367):
     # Stand-in for a checker bug that certifies more than Lovász allows: the same valid set against a
     # contract whose class maximum is (falsely) lowered below 367^{1/5}.
-    low = build_target(load_contract(variant(tmp_path, 'class_maximum = "3.3177"', 'class_maximum = "3.25"')))
+    # (parsed below the target's rules, which refuse such a contract: see the next test)
+    from mathloop.contract.load import parse_contract
+
+    path = variant(tmp_path, 'class_maximum = "3.3177"', 'class_maximum = "3.25"')
+    low = build_target(parse_contract(path, path.read_bytes(), source="file", package=None))
     ev = check(low, ps367)
     d = decide(low.contract, None, ev)
     assert ev.bounds["capacity"] > F(325, 100)
