@@ -58,6 +58,18 @@ class LocalPool:
     def size(self) -> int:
         return self.workers
 
+    @property
+    def deadline(self) -> float | None:
+        return self._runners[0].deadline
+
+    @deadline.setter
+    def deadline(self, at: float | None) -> None:
+        self.set_deadline(at)
+
+    def pids(self) -> list[int]:
+        """Return the process ids of the children running now."""
+        return [r.pid for r in self._runners if r.pid is not None]
+
     def _run(self, contract: Contract, parent_state, payload) -> CheckOutcome:
         runner = self._idle.get()
         try:
@@ -70,6 +82,14 @@ class LocalPool:
         if self.closed:
             raise RuntimeError("checker pool is closed")
         return self._run(contract, parent_state, payload)
+
+    def call(self, fn, args: tuple, timeout_s: float | None = None, contract: Contract | None = None):
+        """Run `fn(*args)` in an idle child (runner.ProcessRunner.call)."""
+        runner = self._idle.get()
+        try:
+            return runner.call(fn, args, timeout_s, contract)
+        finally:
+            self._idle.put(runner)
 
     def submit(self, contract: Contract, parent_state, payload) -> Future:
         """Return a future of one check's outcome."""

@@ -11,8 +11,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Mapping
 
-from mathloop.contract.model import Contract
-from mathloop.domain import Evidence, Kind, ObligationResult, Trust, Verdict
+from mathloop.contract.model import BoundSpec, Contract
+from mathloop.domain import Direction, Evidence, Kind, ObligationResult, Trust, Verdict
 
 MAX_REASONS = 8
 
@@ -23,7 +23,8 @@ def evidence_problems(contract: Contract, evidence: Any, *, checker: tuple[str, 
     The rules: it is an Evidence; every checked obligation of the contract has exactly one result and no
     other id has one; a rank is an int >= 0 and rank 0 comes only with PROVED; a certified bound is an exact
     Fraction under a bound name of the contract, and counts only if its bound obligation and everything
-    that obligation depends on (the contract DAG, hypotheses aside) are PROVED in the same evidence.
+    that obligation depends on (the contract DAG, hypotheses aside) are PROVED in the same evidence; the one
+    exception is a bound obligation left UNKNOWN because the certified value is short of the contract's goal.
     `checker`: the (name, version) the contract's target reports; evidence naming another is refused.
     """
     if not isinstance(evidence, Evidence):
@@ -89,7 +90,7 @@ def _bounds(contract: Contract, evidence: Evidence, results: Mapping[str, Obliga
             continue
         for dep in (o.id, *_upstream(contract, o.id)):
             r = results.get(dep)
-            if r is None or r.verdict is not Verdict.PROVED:
+            if r is None or (r.verdict is not Verdict.PROVED and not (dep == o.id and _below_goal(o.bound, value, r))):
                 out.append(f"bound {name}: certified while {dep} is {r.verdict if r is not None else 'missing'}; "
                            "a bound counts only when its obligation and everything it depends on are PROVED")
                 break
@@ -111,3 +112,12 @@ def _upstream(contract: Contract, obligation_id: str) -> list[str]:
         stack.extend(o.depends_on)
     kinds = {o.id: o.kind for o in contract.obligations}
     return [d for d in seen if kinds.get(d) not in (None, Kind.HYPOTHESIS)]
+
+
+def _below_goal(spec: BoundSpec, value: Fraction, r: ObligationResult) -> bool:
+    """Return True when an UNKNOWN bound obligation says exactly "certified, the goal not reached yet": the
+    contract sets a goal and the certified value is short of it (rank > 0 then keeps it open)."""
+    if r.verdict is not Verdict.UNKNOWN or spec.goal is None or r.rank < 1:
+        return False
+    short = value < spec.goal if spec.direction is Direction.MAXIMIZE else value > spec.goal
+    return short
