@@ -311,3 +311,25 @@ class ProcessRunner:
         if self._proc is not None and self._proc.poll() is None:
             self._kill()
         self._release()
+
+
+def read_certificate_json(path) -> Any:
+    """Return the strict JSON of a file named by a manifest (the bounded reader handed to the target).
+
+    Raises:
+        CertificateError: the file is too large, not a regular file, not UTF-8 or not strict JSON.
+    """
+    from mathloop.bounded import MAX_CANDIDATE_BYTES, InputError, read_json
+
+    try:
+        return read_json(path, MAX_CANDIDATE_BYTES, "file")
+    except InputError as e:
+        raise CertificateError(str(e).removeprefix("file ")) from None
+
+
+def verify_chain(contract: Contract, manifest_path) -> dict | None:
+    """Run in a checker child: the target's re-verification of an exported chain, as JSON (None: no chains)."""
+    chain = build_target(contract).verify_certificate_chain(manifest_path, read_certificate_json)
+    if chain is None:
+        return None
+    return {"evidences": [e.to_json() for e in chain.evidences], "reasons": list(chain.reasons), "files": chain.files}
