@@ -177,6 +177,8 @@ class DaskExecutor:
         except Exception:  # a worker already gone (or one whose reply is refused) has nothing left to stop
             pass
         try:
-            self.client.close()
+            self.client.close(timeout=10)
+        except Exception:  # a connection broken by a refused reply: the session's checks are all taken already
+            pass
         finally:
             allow_pickle_again()
