@@ -102,10 +102,10 @@ class Checker:
         """Return (outcome, the gate's decision) for an outcome already computed (None without evidence)."""
         if out.evidence is None:
             return out, None
-        if remote:
-            problems = evidence_problems(self.contract, out.evidence, checker=self._identity)
-            if problems:
-                return CheckOutcome(error="worker's evidence refused: " + "; ".join(problems), worker=out.worker), None
+        problems = evidence_problems(self.contract, out.evidence, checker=self._identity if remote else None)
+        if problems:  # an `error` whose evidence is not kept: it may not even serialise
+            who = "worker's evidence" if remote else "evidence"
+            return CheckOutcome(error=f"{who} refused: " + "; ".join(problems), worker=out.worker), None
         return out, decide(self.contract, head, out.evidence, limits)
 
     # -- a round on the executor --------------------------------------------------------------
