@@ -146,6 +146,7 @@ class DaskExecutor:
             allow_pickle_again()
             raise
         self.deadline: float | None = None
+        self.quarantined: set[str] = set()  # worker addresses whose answers disagreed with the session's re-check
         try:
             self.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
         except Exception:
@@ -157,8 +158,19 @@ class DaskExecutor:
 
     def submit(self, contract: Contract, parent_state, payload) -> DaskCheck:
         left = None if self.deadline is None else self.deadline - time.monotonic()
+        where = {}
+        if self.quarantined:  # a quarantined worker gets no more tasks (none left: the session checks itself)
+            try:
+                allowed = [w for w in self.client.scheduler_info().get("workers", {}) if w not in self.quarantined]
+            except Exception:
+                allowed = []
+            where = {"workers": allowed or ["quarantined-all"], "allow_other_workers": False}
         return DaskCheck(self, self.client.submit(check_on_worker, contract, parent_state, payload, self.timeout_s,
-                                                  left, pure=False, retries=2))
+                                                  left, pure=False, retries=2, **where))
+
+    def quarantine(self, worker: str) -> None:
+        """Send `worker` (as DaskCheck.result names it) no more tasks."""
+        self.quarantined.add(worker.rsplit(" worker ", 1)[-1])
 
     def warm(self, contract: Contract) -> int:
         """Check the seed once in every connected worker's checker child; return how many answered."""
