@@ -73,8 +73,9 @@ class Checker:
         """Cut every check still running at `at` (None: no deadline)."""
         self.deadline = at
         self.runner.deadline = at
-        if self.executor is not None:
-            self.executor.set_deadline(at)
+        setter = getattr(self.executor, "set_deadline", None)  # an embedder's executor may have no deadlines
+        if setter is not None:
+            setter(at)
 
     def time_left(self) -> float | None:
         return None if self.deadline is None else self.deadline - time.monotonic()

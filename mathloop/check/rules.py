@@ -22,9 +22,11 @@ def evidence_problems(contract: Contract, evidence: Any, *, checker: tuple[str, 
 
     The rules: it is an Evidence; every checked obligation of the contract has exactly one result and no
     other id has one; a rank is an int >= 0 and rank 0 comes only with PROVED; a certified bound is an exact
-    Fraction under a bound name of the contract, and counts only if its bound obligation and everything
-    that obligation depends on (the contract DAG, hypotheses aside) are PROVED in the same evidence; the one
-    exception is a bound obligation left UNKNOWN because the certified value is short of the contract's goal.
+    Fraction under a bound name of the contract, and counts only if its bound obligation is PROVED (or left
+    UNKNOWN only because the certified value is short of the contract's goal) and nothing it depends on (the
+    contract DAG, hypotheses aside) is missing, REFUTED or ERROR in the same evidence. An UNKNOWN upstream
+    check is allowed: shipped targets use open checks as progress measures (critical-line-zeros certifies a
+    height from its verified prefix while `blocks` up to the cap stays open).
     `checker`: the (name, version) the contract's target reports; evidence naming another is refused.
     """
     if not isinstance(evidence, Evidence):
@@ -88,11 +90,16 @@ def _bounds(contract: Contract, evidence: Evidence, results: Mapping[str, Obliga
         if type(value) is not Fraction:
             out.append(f"bound {name}: {type(value).__name__} {_short(value)} is not an exact rational")
             continue
-        for dep in (o.id, *_upstream(contract, o.id)):
-            r = results.get(dep)
-            if r is None or (r.verdict is not Verdict.PROVED and not (dep == o.id and _below_goal(o.bound, value, r))):
-                out.append(f"bound {name}: certified while {dep} is {r.verdict if r is not None else 'missing'}; "
-                           "a bound counts only when its obligation and everything it depends on are PROVED")
+        r = results.get(o.id)
+        if r is None or (r.verdict is not Verdict.PROVED and not _below_goal(o.bound, value, r)):
+            out.append(f"bound {name}: certified while its obligation {o.id} is "
+                       f"{r.verdict if r is not None else 'missing'}; a bound counts only when its obligation is PROVED")
+            continue
+        for dep in _upstream(contract, o.id):
+            d = results.get(dep)
+            if d is None or d.verdict in (Verdict.REFUTED, Verdict.ERROR):
+                out.append(f"bound {name}: certified while {dep}, which it depends on, is "
+                           f"{d.verdict if d is not None else 'missing'}")
                 break
 
 

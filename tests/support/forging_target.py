@@ -2,7 +2,8 @@
 
 The toy contract with `implementation = "forger"`. Candidate {"x": "p/q", "forge": KIND}: the real toy evidence,
 then spoiled as KIND says: missing (no obligation results), unknown0 (every obligation UNKNOWN at rank 0, built
-past __post_init__), unproved (the bound certified while in-range is UNKNOWN), strbound / floatbound (the bound
+past __post_init__), unproved (the bound certified while its own obligation is UNKNOWN), refuted-dep (the bound
+certified while in-range, which it depends on, is REFUTED), strbound / floatbound (the bound
 as a string / float), dict (a plain dict instead of Evidence).
 """
 
@@ -16,7 +17,7 @@ from mathloop.targets.base import Malformed
 from tests.support.toy_target import TOY_CONTRACT, ToyTarget
 
 FORGER_CONTRACT = TOY_CONTRACT.replace('implementation = "toy"', 'implementation = "forger"')
-KINDS = ("missing", "unknown0", "unproved", "strbound", "floatbound", "dict")
+KINDS = ("missing", "unknown0", "unproved", "refuted-dep", "strbound", "floatbound", "dict")
 
 
 def _unknown_rank0(oid: str) -> ObligationResult:
@@ -42,9 +43,9 @@ class ForgingTarget(ToyTarget):
             return replace(ev, results=())
         if forge == "unknown0":
             return replace(ev, results=tuple(_unknown_rank0(r.id) for r in ev.results))
-        if forge == "unproved":
-            results = tuple(ObligationResult(r.id, Verdict.UNKNOWN, 1, Trust.EXACT) if r.id == "in-range" else r
-                            for r in ev.results)
+        if forge in ("unproved", "refuted-dep"):
+            oid, verdict = ("value-bound", Verdict.UNKNOWN) if forge == "unproved" else ("in-range", Verdict.REFUTED)
+            results = tuple(ObligationResult(r.id, verdict, 1, Trust.EXACT) if r.id == oid else r for r in ev.results)
             return replace(ev, results=results)
         if forge == "strbound":
             return replace(ev, bounds={"value": str(ev.bounds["value"])})

@@ -16,6 +16,7 @@ from mathloop.env import Environment, ReferenceError, RewardTable, StoreCommit
 from mathloop.store.engine import make_engine
 from mathloop.store.repository import Repository
 from tests.integration.cli import invoke
+from tests.unit.test_runner import _alive
 from tests.unit.test_openai_proposer import FakeChatServer, good
 
 SEED = {"P": ["0", "1"], "Q": ["1", "-1"], "R": "13/10"}
@@ -243,13 +244,5 @@ def test_an_environment_dropped_without_close_stops_its_checkers():
     while any(_alive(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not any(_alive(p) for p in pids)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().split()[2] != "Z"
-    except OSError:
-        return False
 
 

@@ -69,7 +69,7 @@ def test_spoiled_evidence_is_refused_by_check(forger, tmp_path, kind):
     assert out["ok"] is False and out["bounds"] == {}
 
 
-@pytest.mark.parametrize("kind", ["missing", "unproved"])
+@pytest.mark.parametrize("kind", ["missing", "unproved", "refuted-dep"])
 def test_the_audit_refuses_spoiled_evidence_it_reads(forger, repo, kind):
     """Evidence written past the gate (by an older mathloop or by hand) fails the audit: same rules on reading."""
     ev = InProcessRunner().check(forger, None, {"x": "1/2", "forge": kind}).evidence
