@@ -140,3 +140,34 @@ def test_exceptions_that_cross_the_checker_pipe_unpickle_whole():
     assert (str(e), e.key, e.reason) == ("c.toml: limits.x: must be > 0", "limits.x", "must be > 0")
     j = pickle.loads(pickle.dumps(StrictJSONError("duplicate key 'a'", refused=True)))
     assert (str(j), j.refused) == ("duplicate key 'a'", True)
+
+
+def test_a_check_cut_by_the_session_time_limit_is_interrupted_not_an_error_of_the_candidate(toy_contract, repo):
+    from mathloop.check.checker import Checker
+    from mathloop.propose.base import Proposal
+    from mathloop.search.loop import Session, SessionLimits
+
+    class One:
+        name = "one"
+
+        def __init__(self):
+            self.sent = False
+
+        def propose(self, ctx):
+            if self.sent:
+                return []
+            self.sent = True
+            return [Proposal({"x": "1/2", "sleep": 60}, self.name)]
+
+    checker = Checker(toy_contract, runner=ProcessRunner(120.0))
+    try:
+        session = Session(toy_contract, repo, checker)
+        session.ensure_root()
+        checker.set_deadline(time.monotonic() + 2.0)
+        t0 = time.monotonic()
+        summary = session.run(One(), SessionLimits(5, time_limit_s=2.0))
+    finally:
+        checker.close()
+    assert time.monotonic() - t0 < 10 and summary.interrupted == 1 and summary.outcome == "time limit"
+    assert "error" not in summary.labels
+    assert [c.label for c in repo.candidates(toy_contract.sha256)] == ["correct"]  # the seed only: nothing recorded
