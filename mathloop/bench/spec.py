@@ -61,8 +61,8 @@ class ProposerSpec:
     kind: str
     model: str | None = None
     base_url: str | None = None
-    concurrency: int = 1
-    request_timeout: float = 120.0
+    concurrency: int = 2  # operational defaults as `run --proposer openai` has them (OpenAIOptions), so that an
+    request_timeout: float = 60.0  # unreachable endpoint is given up on as soon as `run` gives up on it
 
     def identity(self) -> dict[str, Any]:
         """Return what the protocol hash covers (the endpoint's location and timeouts are operational)."""
@@ -158,8 +158,8 @@ def _proposer(path: Path, i: int, t: Any) -> ProposerSpec:
                 check_base_url(base_url)
             except ValueError as e:
                 raise SpecError(path, f"{key}.base_url", str(e).removeprefix("base_url: ")) from None
-    return ProposerSpec(name, kind, model, base_url, _int(path, f"{key}.concurrency", t.get("concurrency", 1)),
-                        _number(path, f"{key}.request_timeout", t.get("request_timeout", 120.0), 0.1))
+    return ProposerSpec(name, kind, model, base_url, _int(path, f"{key}.concurrency", t.get("concurrency", 2)),
+                        _number(path, f"{key}.request_timeout", t.get("request_timeout", 60.0), 0.1))
 
 
 def load_spec(path: str | Path) -> BenchSpec:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Optional
@@ -23,8 +24,8 @@ from mathloop.bench.spec import BenchSpec, ProposerSpec, SpecError, load_spec
 from mathloop.cli.common import console, err_console, fail, print_json
 from mathloop.contract import Contract
 from mathloop.domain import decimal_str
+from mathloop.check.checker import Checker
 from mathloop.search.loop import SeedRefused, Session, SessionLimits
-from mathloop.search.runner import ProcessRunner
 from mathloop.store.engine import make_engine
 from mathloop.store.repository import Repository
 from mathloop.targets import build_target
@@ -66,14 +67,20 @@ def _run(spec: BenchSpec, p: ProposerSpec, contract: Contract, seed: int, out: P
         fail(f"{spec.path}: proposers.{p.name}: {e}")
     repo.ensure_contract(contract)
     session_id = repo.start_session(contract.sha256, prop.name, seed, {"bench": spec.protocol_sha256, **p.identity()})
-    runner = ProcessRunner(float(contract.check_timeout_s))
+    checker = Checker(contract, target=target)
+    if spec.time_limit is not None:  # a check still running at the limit is cut there, as `run` cuts it
+        checker.set_deadline(time.monotonic() + spec.time_limit)
     try:
-        summary = Session(contract, repo, runner, session_id).run(prop, SessionLimits(spec.budget, spec.time_limit,
-                                                                                       spec.samples))
+        summary = Session(contract, repo, checker, session_id).run(prop, SessionLimits(spec.budget, spec.time_limit,
+                                                                                        spec.samples))
     except SeedRefused as e:
+        repo.end_session(session_id, f"seed refused: {e}")
         fail(str(e), 1)
+    except BaseException as e:  # no path leaves the run's session unsealed
+        repo.end_session(session_id, "interrupted" if isinstance(e, KeyboardInterrupt) else f"failed: {type(e).__name__}")
+        raise
     finally:
-        runner.close()
+        checker.close()
     repo.end_session(session_id, summary.outcome)
     records = [c for c in repo.candidates(contract.sha256) if c.session_id == session_id and c.proposer != "seed"]
     row = run_row(proposer=p.identity(), contract=contract, seed=seed, records=records,
@@ -130,10 +137,16 @@ def bench(
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=shown, disable=not progress, transient=json_out) as bar:
         task = bar.add_task(f"protocol {sha[:12]}", total=len(runs))
-        for contract, seed, p in runs:
+        for i, (contract, seed, p) in enumerate(runs, 1):
             bar.update(task, description=f"{p.name} · {contract.name} · seed {seed}")
             results.append(_run(spec, p, contract, seed, out_dir))
             bar.advance(task)
+            r = results[-1]
+            shown.print(f"[{i}/{len(runs)}] {p.name} · {contract.name} · seed {seed}: {r['outcome']}, "
+                        f"{r['candidates']} candidates in {r['wall_time_s']:.1f} s", highlight=False, markup=False)
+            # partial results after every run: an interrupted bench keeps what it measured
+            _write_json(out_dir / "results.json", {"protocol_sha256": sha, "results": results, "pairs": [],
+                                                   "complete": False, "runs_planned": len(runs)})
     report = {"protocol_sha256": sha, "results": results, "pairs": pairs(results, spec.contracts)}
     _write_json(out_dir / "results.json", report)
     if json_out:

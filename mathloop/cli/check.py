@@ -11,8 +11,9 @@ from rich.table import Table
 from mathloop.bounded import MAX_CANDIDATE_BYTES, InputError, read_json
 from mathloop.cli.common import TARGET_HELP, contract_option, DB_HELP, bounds_json, console, fail, hypotheses_line, open_contract, print_json
 from mathloop.domain import Label, Verdict, canonical_json
-from mathloop.search.gate import decide
-from mathloop.search.runner import ProcessRunner
+from mathloop.check.checker import Checker
+from mathloop.check.outcome import CheckOutcome, WireError, evidence_from_json
+from mathloop.check.runner import verify_chain
 from mathloop.targets import build_target
 from mathloop.targets.base import CertificateError, CheckerCrash, Malformed
 from mathloop.store.engine import StoreError, make_engine
@@ -32,26 +33,9 @@ def _read_candidate(path: Path, contract=None) -> Any:
         fail(f"--candidate {e}")
 
 
-def read_certificate_json(path: Path) -> Any:
-    """Return the strict JSON of a file named by a manifest (the bounded reader handed to the target).
-
-    Raises:
-        CertificateError: the file is too large, not a regular file, not UTF-8 or not strict JSON.
-    """
-    try:
-        return read_json(path, MAX_CANDIDATE_BYTES, "file")
-    except InputError as e:
-        raise CertificateError(str(e).removeprefix("file ")) from None
-
-
-def _runner(contract) -> ProcessRunner:
-    """Return the runner `mathloop run` uses: a killable worker process with the contract's timeout."""
-    return ProcessRunner(float(contract.check_timeout_s))
-
-
-def _verify_chain(contract, manifest_path: Path):
-    """Run in the checker worker: the target's re-verification of an exported chain."""
-    return build_target(contract).verify_certificate_chain(manifest_path, read_certificate_json)
+def _checker(contract) -> Checker:
+    """Return the checker `mathloop run` uses: a killable checker child with the contract's timeout, and the gate."""
+    return Checker(contract, target=build_target(contract))
 
 
 def _parent_state(repo: Repository | None, head, contract, envelope: dict | None):
@@ -101,11 +85,12 @@ def check(
     store_head = repo.head(contract.sha256) if repo is not None else None
     parent, parent_from, confirmed = _parent_state(repo, store_head, contract, envelope)
     head = store_head if envelope is None else None  # a certificate file is not gated against the head
-    runner = _runner(contract)
+    checker = _checker(contract)
     try:
-        out = runner.check(contract, parent, payload)
+        limits = checker.limits(repo, store_head.hash) if repo is not None and store_head is not None else ()
+        out, decision = checker.judge(parent, payload, head.scores if head else None, limits)
     finally:
-        runner.close()
+        checker.close()
     if out.malformed is not None:
         if as_json:
             print_json({"ok": False, "malformed": True, "bounds": {}, "reasons": [out.malformed]})
@@ -117,7 +102,6 @@ def check(
     ev = out.evidence
     if confirmed and build_target(contract).rests_on_claimed_parent(ev):
         confirmed, parent_from = False, "taken from the payload itself (unconfirmed)"
-    decision = decide(contract, head.scores if head else None, ev)
     beyond = "; ".join(decision.reasons) if decision.label is Label.ERROR else None
     refuted = [r for r in ev.results if r.verdict in (Verdict.REFUTED, Verdict.ERROR)]
     ok = confirmed and not refuted and beyond is None and all(b.name in ev.bounds for b in contract.bounds)
@@ -164,35 +148,41 @@ def check(
 def _check_chain(contract, manifest_path: Path, files: int, as_json: bool) -> None:
     """Re-verify an exported certificate chain from the root, through the target's own verifier, in the
     checker worker (the contract's timeout per file, plus one for the seed)."""
-    runner = _runner(contract)
+    checker = _checker(contract)
     try:
-        out = runner.call(_verify_chain, (contract, manifest_path), timeout_s=runner.timeout_s * (files + 1))
+        out = checker.runner.call(verify_chain, (contract, manifest_path), timeout_s=checker.timeout_s * (files + 1),
+                                  contract=contract)
     finally:
-        runner.close()
+        checker.close()
     if isinstance(out.raised, CertificateError):
         fail(f"--candidate {out.raised}")
     if isinstance(out.raised, CheckerCrash):
         fail(f"{contract.path}: seed: {out.raised}", 1)
+    if out.raised is not None:
+        fail(f"--candidate {manifest_path}: checker crashed: {type(out.raised).__name__}: {out.raised}", 1)
     if out.error is not None:
         fail(f"--candidate {manifest_path}: {out.error}", 1)
-    chain = out.value
-    if chain is None:
+    if out.value is None:
         fail(f"--candidate {manifest_path}: target {contract.name} has no certificate chains")
-    reasons = list(chain.reasons)
-    for ev in chain.evidences:
-        decision = decide(contract, None, ev)
+    try:
+        evidences = [evidence_from_json(e) for e in out.value["evidences"]]
+        reasons, n_files = [str(r) for r in out.value["reasons"]], int(out.value["files"])
+    except (WireError, KeyError, TypeError, ValueError) as e:
+        fail(f"--candidate {manifest_path}: the checker's answer could not be read: {e}", 1)
+    for e in evidences:
+        _, decision = checker.settle(CheckOutcome(evidence=e), None)
         if decision.label is Label.ERROR and not reasons:
             reasons += decision.reasons
-    ev = chain.evidences[-1] if chain.evidences else None
+    ev = evidences[-1] if evidences else None
     ok = not reasons and ev is not None
     result = {"ok": ok, "bounds": bounds_json(contract, ev.bounds) if ok else {},
               "bounds_exact": {k: str(v) for k, v in ev.bounds.items()} if ok else {},
-              "reasons": reasons, "files": chain.files, "parent": "root (whole chain re-verified)",
+              "reasons": reasons, "files": n_files, "parent": "root (whole chain re-verified)",
               "parent_confirmed": True}
     if as_json:
         print_json(result)
     else:
-        console.print(f"{manifest_path}: {chain.files} certificate(s) re-verified from the root" if ok
+        console.print(f"{manifest_path}: {n_files} certificate(s) re-verified from the root" if ok
                       else f"[red]refused[/]: {'; '.join(reasons)}")
         if ok:
             console.print("certified: " + ", ".join(f"{k} = {v}" for k, v in result["bounds"].items()))

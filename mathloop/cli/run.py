@@ -18,8 +18,8 @@ from mathloop.contract import Contract
 from mathloop.lean.worker import LeanWorker
 from mathloop.propose.replay import ReplayFileError, ReplayProposer
 from mathloop.search.loop import SeedRefused, Session, SessionLimits, SessionSummary
-from mathloop.search.executors import executor_for
-from mathloop.search.runner import ProcessRunner
+from mathloop.check.checker import DEFAULT_RECHECK, Checker
+from mathloop.check.executors import TLS, executor_for
 from mathloop.targets import build_target
 
 def _proposer(spec: str, contract: Contract, target, seed: int, model_opts: dict):
@@ -83,7 +83,15 @@ def run(
                               "before exiting (--no-lean: commits stay pending)."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Live progress bar."),
     workers: int = typer.Option(1, "--workers", min=1, max=256, help="Checks run at once (local process pool)."),
-    executor: str = typer.Option("local", "--executor", help="local | dask://HOST:PORT (extra `dask`)."),
+    executor: str = typer.Option("local", "--executor", help="local | dask://HOST:PORT (loopback) | tls://HOST:PORT "
+                                 "(extra `dask`)."),
+    tls_ca: Optional[Path] = typer.Option(None, "--tls-ca", help="CA certificate of a tls:// dask cluster."),
+    tls_cert: Optional[Path] = typer.Option(None, "--tls-cert", help="This client's certificate for a tls:// cluster."),
+    tls_key: Optional[Path] = typer.Option(None, "--tls-key", help="This client's private key for a tls:// cluster."),
+    insecure_executor: bool = typer.Option(False, "--insecure-executor", help="Accept a plain tcp:// dask cluster off "
+                                           "this host (its answers are re-checked here before they commit)."),
+    recheck: float = typer.Option(DEFAULT_RECHECK, "--recheck", min=0.0, max=1.0, help="Share of an authenticated "
+                                  "executor's head-moving answers re-checked in the session."),
 ) -> None:
     """Run a search session: propose, check, gate, and commit only strict progress."""
     contract = open_contract(target, contract_file)
@@ -96,19 +104,21 @@ def run(
     repo.ensure_contract(contract)
     options = {"budget": budget, "time_limit": time_limit, "samples": samples, "proposer": proposer,
                **{k: v for k, v in model_opts.items() if v is not None}}
+    if insecure_executor:
+        options["insecure_executor"] = True  # stored with the session: `status` shows it
     session_id = repo.start_session(contract.sha256, prop.name, seed, options)
-    timeout_s = float(contract.check_timeout_s)
-    runner = ProcessRunner(timeout_s)
+    tls = TLS(tls_ca, tls_cert, tls_key) if (tls_ca and tls_cert and tls_key) else None
     try:
-        pool = executor_for(executor, workers, timeout_s) if (workers > 1 or executor != "local") else None
+        pool = executor_for(executor, workers, float(contract.check_timeout_s), tls=tls,
+                            insecure=insecure_executor) if (workers > 1 or executor != "local") else None
     except (ValueError, OSError) as e:
         repo.end_session(session_id, f"executor unavailable: {e}")
         fail(f"--executor: {e}", 2)
-    samples = max(samples, pool.in_flight) if pool else samples  # keep enough in flight that no worker waits (Executor.in_flight)
+    checker = Checker(contract, target=tgt, executor=pool, recheck=recheck)
+    samples = max(samples, checker.in_flight)  # keep enough in flight that no worker waits (Executor.in_flight)
     worker = LeanWorker(repo.engine, contract.sha256, tgt) if lean else None
-    session = Session(contract, repo, runner, session_id,
-                      on_commit=(lambda c, ev: worker.submit(c.hash, ev)) if worker is not None else None,
-                      executor=pool)
+    session = Session(contract, repo, checker, session_id,
+                      on_commit=(lambda c, ev: worker.submit(c.hash, ev)) if worker is not None else None)
     # SIGTERM ends the session like Ctrl-C: the store is consistent after every candidate anyway.
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
@@ -122,29 +132,28 @@ def run(
             console.print(f"[bold]{contract.name}[/] ({contract.target}, {contract_line(contract)}) — head "
                           f"{head0.hash[:12]} (seq {head0.seq}): {bounds_text(contract, head0.bounds)}")
             console.print(f"[yellow]rests on:[/] {hypotheses_line(contract)}", highlight=False)
-            console.print(f"executor: {pool.name if pool else 'local, 1 worker (in order)'}; {samples} proposals per round", highlight=False)
-            if pool:
-                try:  # each worker checks the seed once now, not inside the session's first round (executors.py)
-                    pool.warm(contract)
-                except Exception as e:  # only a head start: a worker that fails here fails its checks too, as errors
-                    console.print(f"[yellow]executor warm-up failed[/]: {str(e)[:200]}", highlight=False)
+            console.print(f"executor: {checker.name}; {samples} proposals per round", highlight=False)
+            try:  # each worker checks the seed once now, not inside the session's first round
+                checker.warm()
+            except Exception as e:  # only a head start: a worker that fails here fails its checks too, as errors
+                console.print(f"[yellow]executor warm-up failed[/]: {str(e)[:200]}", highlight=False)
             with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                           console=console, disable=not progress, transient=False) as bar:
                 task = bar.add_task(bounds_text(contract, head0.bounds), total=budget)
                 if time_limit is not None:  # a check still running at the limit is cut there, not at its timeout
-                    runner.deadline = time.monotonic() + time_limit
-                    if pool:
-                        pool.set_deadline(runner.deadline)
+                    checker.set_deadline(time.monotonic() + time_limit)
                 summary = session.run(prop, SessionLimits(budget, time_limit, samples), _LiveProgress(bar, task, contract))
         except KeyboardInterrupt:
             repo.end_session(session_id, "interrupted")
             console.print("[yellow]interrupted[/]: every processed candidate is recorded; the head is consistent; "
                           "unchecked commits stay Lean-pending (`mathloop lean-check`).")
             raise typer.Exit(130)
+        except BaseException as e:  # no path leaves the session unsealed; the error itself still surfaces
+            if not isinstance(e, (typer.Exit, SystemExit)):
+                repo.end_session(session_id, f"failed: {type(e).__name__}: {str(e)[:200]}")
+            raise
         finally:
-            runner.close()
-            if pool:
-                pool.close()
+            checker.close()
             if worker is not None and summary is None:
                 worker.close(kill=True)
         repo.end_session(session_id, summary.outcome)
@@ -188,6 +197,8 @@ def _print_summary(contract: Contract, s: SessionSummary) -> None:
     table.add_row("start", f"{s.start_head.hash[:12]}: {bounds_text(contract, s.start_head.bounds)}")
     table.add_row("head", f"{s.head.hash[:12]} (seq {s.head.seq}): {bounds_text(contract, s.head.bounds)}")
     table.add_row("commits", str(s.commits))
+    if s.interrupted:
+        table.add_row("interrupted", f"{s.interrupted} (checks cut at the time limit: not judged, not recorded)")
     for label, n in sorted(s.labels.items()):
         table.add_row(label, str(n))
     table.add_row("rests on", hypotheses_line(contract))

@@ -24,8 +24,8 @@ from typing import Any, Mapping, Sequence
 from mathloop.contract import Contract
 from mathloop.targets import load_contract
 from mathloop.domain import Label, fraction_str, sha256_hex
-from mathloop.env.checkers import CheckerPool
-from mathloop.search.gate import decide
+from mathloop.check.checker import Checker
+from mathloop.check.pool import LocalPool
 from mathloop.env.prompting import context_at, messages_at
 from mathloop.env.reference import Reference, StoreCommit, reference_state
 from mathloop.env.rewards import RewardTable, certified_gain
@@ -99,6 +99,7 @@ class Environment:
         rejections: recently refused candidates shown in the prompt (store references only).
         timeout_s: seconds per check; default the contract's limits.check_timeout_s.
         pool: share another environment's checker processes (see `at()`); `workers` is then ignored.
+        start_method: accepted for older callers and ignored (checker children are fresh interpreters).
 
     Raises:
         ContractError: unknown target or invalid contract.
@@ -117,15 +118,16 @@ class Environment:
         self.schema = candidate_schema(self.contract, self.target)
         self._owns_pool = pool is None
         if pool is None:
-            timeout = float(timeout_s or self.contract.check_timeout_s)
-            pool = CheckerPool(self.contract, timeout, workers, start_method)
-        elif pool.contract.sha256 != self.contract.sha256:
-            raise ValueError("pool: checks another contract")
+            pool = LocalPool(workers, float(timeout_s or self.contract.check_timeout_s))
         self._pool = pool
+        # The one checking object: the pool's children check, `decide` judges (bracket limits from a store reference).
+        self._checker = Checker(self.contract, target=self.target, runner=pool, timeout_s=pool.timeout_s)
         self._count_lock = threading.Lock()
         self.checks_run = 0  # child-process checks while scoring (cache hits and malformed replies need none)
         try:
-            self.reference: Reference = reference_state(self.contract, reference, self._pool.check,
+            if self._owns_pool:
+                pool.warm(self.contract)  # every child up and warm now, not inside the first batch
+            self.reference: Reference = reference_state(self.contract, reference, self._checker.check,
                                                         rejections=rejections)
         except BaseException:
             self.close()
@@ -209,12 +211,11 @@ class Environment:
         ref = self.reference
         with self._count_lock:
             self.checks_run += 1
-        out = self._pool.check(ref.head.state, payload)
-        if out.evidence is None:
+        out, d = self._checker.judge(ref.head.state, payload, ref.scores, ref.limits)
+        if d is None:
             label = Label.MALFORMED if out.malformed is not None else Label.ERROR
             j = _Judged(label, {}, (out.malformed or out.error or "checker gave no answer",), None, Fraction(0))
         else:
-            d = decide(self.contract, ref.scores, out.evidence)
             gain = certified_gain(self.contract, ref.scores, out.evidence) if d.commits else Fraction(0)
             j = _Judged(d.label, dict(out.evidence.bounds), d.reasons, sha256_hex(out.evidence.canonical_bytes()), gain)
         if j.label is not Label.ERROR:

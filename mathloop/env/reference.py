@@ -7,9 +7,10 @@ from typing import Any, Callable, Mapping
 
 from mathloop.contract import Contract
 from mathloop.domain import Label, Scores, canonical_json, sha256_hex
-from mathloop.search.gate import decide
+from mathloop.check.bracket import Limit, limits as bracket_limits
+from mathloop.check.gate import decide
+from mathloop.check.outcome import CheckOutcome
 from mathloop.propose.base import Head, Rejection
-from mathloop.search.runner import CheckOutcome
 from mathloop.store.engine import StoreError, make_engine
 from mathloop.store.repository import CommitRecord, Repository
 
@@ -44,12 +45,14 @@ class Reference:
         head: the state as proposers see it (commit id, state, ranks, bounds).
         rejections: refused candidates shown in the prompt, newest first (store references only).
         db: the store it was read from, or None for the seed.
+        limits: the bracket partner's certified bounds in that store (read once), which scores may not cross.
     """
 
     id: str
     head: Head
     rejections: tuple[Rejection, ...] = ()
     db: str | None = None
+    limits: tuple[Limit, ...] = ()
 
     @property
     def scores(self) -> Scores:
@@ -114,9 +117,10 @@ def store_reference(contract: Contract, ref: StoreCommit, *, rejections: int = 0
         repo = Repository(engine)
         commit = _find_commit(repo, contract, ref.commit)
         shown = repo.recent_rejections(contract.sha256, rejections) if rejections else ()
+        limits = bracket_limits(repo, contract, commit.hash)
     finally:
         engine.dispose()
-    return Reference(commit.hash, commit.as_head(), tuple(shown), ref.db)
+    return Reference(commit.hash, commit.as_head(), tuple(shown), ref.db, limits)
 
 
 def reference_state(contract: Contract, ref: StoreCommit | None, check: Check, *, rejections: int = 0) -> Reference:

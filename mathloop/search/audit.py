@@ -16,8 +16,9 @@ from mathloop.domain import Label, fraction_str, payload_sha, sha256_hex
 from mathloop.lean.attest import audit_attestations
 from mathloop.search.audit_lineage import Coverage, LineageLinks, audit_anchor, audit_lean_statuses
 from mathloop.search.audit_memory import MemoryStats, audit_contract_row, audit_memory
-from mathloop.search.gate import decide
-from mathloop.search.runner import CheckRunner
+from mathloop.check.checker import checker_for
+from mathloop.check.rules import evidence_problems
+from mathloop.check.runner import CheckRunner
 from mathloop.store import raw
 from mathloop.store.chain import (CHAIN_FORMAT, COMMIT_FIELDS, LEGACY_FORMAT, MEMORY_FORMAT, commit_body, commit_hash,
                                   edited_columns)
@@ -188,16 +189,20 @@ def _audit_one(contract: Contract, repo: Repository, runner: CheckRunner | None,
                    *_evidence_culprit(repo, cand_row, c.candidate_id), stored=c.evidence_sha, recomputed=ev_sha)
     if dict(ev.state) != dict(c.state) or ev.ranks != dict(c.ranks) or dict(ev.bounds) != dict(c.bounds):
         return bad("commit state/ranks/bounds differ from its evidence", field="state,ranks,bounds")
+    problems = evidence_problems(contract, ev)  # what the gate refuses on writing is refused on reading too
+    if problems:
+        return bad("stored evidence refused: " + "; ".join(problems), "candidates", c.candidate_id, "evidence")
     if runner is None:
         return []
-    out = runner.check(contract, parent.state if parent else None, cand.payload)
+    checker = checker_for(runner, contract)  # the one checking path: check, gate and bracket limits
+    out, decision = checker.judge(parent.state if parent else None, cand.payload, parent.scores if parent else None,
+                                  checker.limits(repo, parent.hash if parent else None))
     if out.evidence is None:
         return bad(f"re-check failed: {out.malformed or out.error}")
     again_ev = sha256_hex(out.evidence.canonical_bytes())
     if again_ev != c.evidence_sha:
         return bad("re-check gives different evidence than was committed (checker not deterministic, or changed)",
                    field="evidence_sha", stored=c.evidence_sha, recomputed=again_ev)
-    decision = decide(contract, parent.scores if parent else None, out.evidence)
     if decision.label is Label.ERROR:
         return bad("; ".join(decision.reasons))
     if not decision.commits or decision.label.value != c.label:

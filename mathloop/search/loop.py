@@ -1,4 +1,4 @@
-"""The search loop: propose -> check -> gate -> record or commit, until the budget is spent."""
+"""The search loop: propose -> judge -> commit or record, until the budget or the time is spent."""
 
 from __future__ import annotations
 
@@ -7,13 +7,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
+from mathloop.check.checker import Checker, checker_for
+from mathloop.check.executors import Executor
+from mathloop.check.gate import Decision, open_obligations
+from mathloop.check.outcome import CheckOutcome
 from mathloop.contract.model import Contract
 from mathloop.domain import Evidence, Label, payload_sha
 from mathloop.propose.base import Context, Proposal, Proposer, StopSession
-from mathloop.search.bracket import guard as bracket_guard
-from mathloop.search.executors import Executor
-from mathloop.search.gate import decide, open_obligations
-from mathloop.search.runner import CheckOutcome, CheckRunner
 from mathloop.store.repository import CommitRecord, HeadMoved, Repository
 
 MAX_REGATES = 5
@@ -42,7 +42,10 @@ class SessionLimits:
 
 @dataclass
 class SessionSummary:
-    """What a session did: labels, commits, the head at the end and why it stopped."""
+    """What a session did: labels, commits, the head at the end and why it stopped.
+
+    `interrupted`: checks cut by the time limit; their candidates were not judged and get no label.
+    """
 
     session_id: int | None
     labels: Counter = field(default_factory=Counter)
@@ -52,6 +55,7 @@ class SessionSummary:
     head: CommitRecord | None = None
     outcome: str = ""
     seconds: float = 0.0
+    interrupted: int = 0
 
 
 class Observer(Protocol):
@@ -60,16 +64,22 @@ class Observer(Protocol):
 
 @dataclass
 class Session:
-    """One search session over one contract lineage."""
+    """One search session over one contract lineage; every check and every decision goes through `checker`.
+
+    `checker` may be a bare runner (tests): it is then wrapped in a Checker with `executor`.
+    """
 
     contract: Contract
     repo: Repository
-    runner: CheckRunner
+    checker: Checker | Any
     session_id: int | None = None
     on_commit: Callable[[CommitRecord, Evidence], None] | None = None
-    executor: Executor | None = None  # checks a round's proposals concurrently (search/executors.py)
+    executor: Executor | None = None
     # commits this session made itself: a lost race also moves the session's head (to the winner's)
     made: int = field(default=0, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.checker = checker_for(self.checker, self.contract, self.executor)
 
     def ensure_root(self) -> CommitRecord:
         """Return the head, checking and committing the contract's seed as the root if there is none."""
@@ -78,12 +88,9 @@ class Session:
         if head is not None:
             return head
         payload = dict(self.contract.seed)
-        out = self.runner.check(self.contract, None, payload)
-        if out.evidence is None:
-            raise SeedRefused(f"{self.contract.path}: seed: {out.malformed or out.error}")
-        decision = decide(self.contract, None, out.evidence)
-        if decision.label is Label.ERROR:
-            raise SeedRefused(f"{self.contract.path}: seed: {'; '.join(decision.reasons)}")
+        out, decision = self.checker.judge(None, payload, None, self.checker.limits(self.repo, None))
+        if decision is None or decision.label is Label.ERROR:
+            raise SeedRefused(f"{self.contract.path}: seed: {out.malformed or out.error or '; '.join(decision.reasons)}")
         try:
             root = self.repo.commit(contract_sha=self.contract.sha256, session_id=self.session_id, parent=None,
                                     payload=payload, proposer="seed", meta={"source": str(self.contract.path)},
@@ -97,102 +104,101 @@ class Session:
         if self.on_commit is not None:
             self.on_commit(commit, evidence)
 
-    def _record(self, head: CommitRecord, p: Proposal, label: Label, reasons: list[str], evidence=None) -> None:
+    def _record(self, head: CommitRecord, p: Proposal, label: Label, reasons: list[str], out: CheckOutcome | None = None) -> None:
+        meta = p.meta if out is None or out.worker is None else {**p.meta, "checked_by": out.worker}
         self.repo.record(contract_sha=self.contract.sha256, session_id=self.session_id, head_commit=head.hash,
-                         payload=p.payload, proposer=p.proposer, meta=p.meta, label=label, reasons=reasons,
-                         evidence=evidence)
+                         payload=p.payload, proposer=p.proposer, meta=meta, label=label, reasons=reasons,
+                         evidence=out.evidence if out is not None else None)
 
-    def step(self, head: CommitRecord, p: Proposal, ready: CheckOutcome | None = None) -> tuple[CommitRecord, Label]:
-        """Check one proposal against the head (`ready`: its outcome already computed against exactly
-        this head state); commit it if the gate passes. Returns (head, label)."""
+    def step(self, head: CommitRecord, p: Proposal, judged: tuple[CheckOutcome, Decision | None] | None = None,
+             limits: tuple = ()) -> tuple[CommitRecord, Label | None]:
+        """Judge one proposal against the head (`judged`: already judged against exactly this head) and commit it
+        if the gate passes; returns (head, label), label None when its check was cut by the time limit."""
         if p.malformed is not None:
             self._record(head, p, Label.MALFORMED, [p.malformed])
             return head, Label.MALFORMED
         for _ in range(MAX_REGATES):
-            out, ready = (ready, None) if ready is not None else (self.runner.check(self.contract, head.state, p.payload), None)
-            if out.malformed is not None:
-                self._record(head, p, Label.MALFORMED, [out.malformed])
-                return head, Label.MALFORMED
-            if out.error is not None:
-                self._record(head, p, Label.ERROR, [out.error])
-                return head, Label.ERROR
-            evidence = out.evidence
-            why = bracket_guard(self.repo, self.contract, evidence, head.hash)  # the other side of the bracket
-            if why:
-                self._record(head, p, Label.ERROR, [why], evidence)
-                return head, Label.ERROR
-            decision = decide(self.contract, head.scores, evidence)
+            out, decision = judged or self.checker.judge(head.state, p.payload, head.scores, limits)
+            judged = None
+            if out.interrupted:
+                return head, None
+            if decision is None:
+                label = Label.MALFORMED if out.malformed is not None else Label.ERROR
+                self._record(head, p, label, [out.malformed or out.error or "checker gave no answer"], out)
+                return head, label
             if not decision.commits:
-                self._record(head, p, decision.label, list(decision.reasons), evidence)
+                self._record(head, p, decision.label, list(decision.reasons), out)
                 return head, decision.label
             try:
                 commit = self.repo.commit(contract_sha=self.contract.sha256, session_id=self.session_id, parent=head,
-                                          payload=p.payload, proposer=p.proposer, meta=p.meta, label=decision.label,
-                                          evidence=evidence)
+                                          payload=p.payload, proposer=p.proposer, meta=self._meta(p, out),
+                                          label=decision.label, evidence=out.evidence)
             except HeadMoved:
                 head = self.repo.head(self.contract.sha256)  # another writer won: re-check and re-gate
+                limits = self.checker.limits(self.repo, head.hash)
                 continue
             self.made += 1
-            self._committed(commit, evidence)
+            self._committed(commit, out.evidence)
             return commit, decision.label
         self._record(head, p, Label.ERROR, [f"head kept moving during {MAX_REGATES} re-gates"])
         return head, Label.ERROR
 
+    @staticmethod
+    def _meta(p: Proposal, out: CheckOutcome) -> dict:
+        return dict(p.meta) if out.worker is None else {**p.meta, "checked_by": out.worker}
+
     def _submit(self, head: CommitRecord, batch: list[Proposal]) -> list[tuple[Any, Any]]:
-        """Return (state checked against, future) per proposal: all checks of the round start at once."""
-        if self.executor is None:
-            return [(None, None)] * len(batch)
+        """Start every check of the round at once; return (state checked against, pending check) per proposal."""
         out = []
         for p in batch:
             state = head.state if p.expects_state is None else p.expects_state
-            out.append((state, None if p.malformed else self.executor.submit(self.contract, state, p.payload)))
+            out.append((state, None if p.malformed or self.checker.executor is None else self.checker.submit(state, p.payload)))
         return out
 
     def run(self, proposer: Proposer, limits: SessionLimits, observer: Observer | None = None,
             clock: Callable[[], float] = time.monotonic) -> SessionSummary:
         """Run rounds until the budget or time limit is spent or the proposer has nothing more."""
         t0 = clock()
+        over = lambda: limits.time_limit_s is not None and clock() - t0 >= limits.time_limit_s  # noqa: E731
         head = self.ensure_root()
         summary = SessionSummary(self.session_id, start_head=head, head=head)
         seen = set(self.repo.seen_payloads(self.contract.sha256))
-        done = 0
-        rnd = 0
-        while True:
-            if done >= limits.budget:
-                summary.outcome = "budget spent"
-                break
-            if limits.time_limit_s is not None and clock() - t0 >= limits.time_limit_s:
-                summary.outcome = "time limit"
+        done = rnd = 0
+        while not summary.outcome:
+            if done >= limits.budget or over():
+                summary.outcome = "budget spent" if done >= limits.budget else "time limit"
                 break
             ctx = Context(self.contract, head.as_head(), open_obligations(head.ranks),
                           self.repo.recent_rejections(self.contract.sha256, limits.rejections_in_context),
                           frozenset(seen), rnd, min(limits.samples, limits.budget - done),
                           None if limits.time_limit_s is None else t0 + limits.time_limit_s)
             try:
-                proposals = proposer.propose(ctx)
+                proposals = proposer.propose(ctx)                                     # propose
             except StopSession as e:
                 summary.outcome = f"proposer stopped: {e}"
                 break
             if not proposals:
-                timed_out = limits.time_limit_s is not None and clock() - t0 >= limits.time_limit_s
-                summary.outcome = "time limit" if timed_out else "proposer exhausted"
+                summary.outcome = "time limit" if over() else "proposer exhausted"
                 break
             batch = proposals[: limits.budget - done]
-            pending = self._submit(head, batch)
-            for p, (state, fut) in zip(batch, pending):
-                ready = fut.result() if fut is not None and state == head.state else None
-                if ready is not None and ready.error is not None:
-                    ready = None  # a lost or failed worker: the check is run again here, recorded once
+            bounds = self.checker.limits(self.repo, head.hash)  # the partner lineage's bounds, once per round
+            for p, (state, pending) in zip(batch, self._submit(head, batch)):
+                judged = (self.checker.take(pending, state, p.payload, head.scores, bounds)  # judge
+                          if pending is not None and state == head.state else None)
                 made = self.made
-                head, label = self.step(head, p, ready)
+                head, label = self.step(head, p, judged, bounds)                          # commit or record
                 summary.commits += self.made - made
                 done += 1
-                seen.add(payload_sha(p.payload))
-                summary.labels[label.value] += 1
+                if label is None:
+                    summary.interrupted += 1
+                else:
+                    seen.add(payload_sha(p.payload))
+                    summary.labels[label.value] += 1
                 summary.head = head
-                if observer is not None:
+                if observer is not None and label is not None:
                     observer.candidate(label, head, summary)
-                if limits.time_limit_s is not None and clock() - t0 >= limits.time_limit_s:
+                if over():
+                    summary.outcome = "time limit"
                     break
             rnd += 1
         summary.head = head

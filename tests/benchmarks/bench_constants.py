@@ -30,7 +30,7 @@ FLOOR = {"C1a": ("Cloninger–Steinerberger", "1.28"), "C1b": ("White", "0.37900
 def _target(name: str):
     from mathloop.targets import load_contract
     from mathloop.targets import build_target
-    from mathloop.targets.registry import shipped_contract
+    from mathloop.targets.catalogue import shipped_contract
 
     return build_target(load_contract(Path(str(shipped_contract(name).resource))))
 

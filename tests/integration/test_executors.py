@@ -95,6 +95,7 @@ def test_killing_a_local_pool_worker_mid_check_returns_an_error_and_the_pool_rec
     chunk = proposer.chunks_from(-1, 1)[0]
     root = target.check(None, target.parse(contract.seed))
     pool = LocalPool(1, timeout_s=120)
+    _POOLS.append(pool)
     others = set(_children())  # checker children that earlier tests of this process left running
     try:
         fut = pool.submit(contract, root.state, chunk)
@@ -105,18 +106,19 @@ def test_killing_a_local_pool_worker_mid_check_returns_an_error_and_the_pool_rec
         for pid in set(_children()) - others:
             os.kill(pid, signal.SIGKILL)  # the worker itself (its own process group may not exist yet)
         out = fut.result(timeout=60)
-        assert out.error is not None and "died" in out.error
+        assert out.error is not None and ("died" in out.error or "did not start" in out.error)
         again = pool.submit(contract, root.state, chunk).result(timeout=300)
         assert again.evidence is not None
     finally:
         pool.close()
 
 
-def _children() -> list[int]:
-    """Return the PIDs of this process's checker workers (named by the runner)."""
-    import multiprocessing
+_POOLS: list = []
 
-    return [p.pid for p in multiprocessing.active_children() if p.name == "mathloop-checker" and p.pid]
+
+def _children() -> list[int]:
+    """Return the PIDs of the checker children of the pools this module started."""
+    return [pid for pool in _POOLS for pid in pool.pids()]
 
 
 def test_executor_spec_is_validated():
@@ -183,20 +185,24 @@ def test_a_dask_task_that_failed_for_good_is_an_error_outcome_the_session_re_che
         def result(self, timeout=None):
             raise RuntimeError("KilledWorker: attempted to run task on 3 workers")
 
-    out = DaskCheck(Lost()).result()
+    class Executor:
+        name, timeout_s = "dask tcp://127.0.0.1:1 (1 worker)", 10.0
+
+    out = DaskCheck(Executor(), Lost()).result()
     assert out.evidence is None and out.error.startswith("dask task failed: RuntimeError: KilledWorker")
 
 
-def test_the_dask_task_returns_the_childs_pickled_outcome_and_warm_checks_the_seed_in_the_child(tmp_path):
+def test_the_dask_task_returns_the_childs_json_outcome_and_warm_checks_the_seed_in_the_child(tmp_path):
     import pickle
 
-    from mathloop.search.executors import check_in_child, close_worker_runners, warm_in_child
+    from mathloop.check.dask import check_on_worker as check_in_child, close_worker_runners, warm_on_worker as warm_in_child
+    from mathloop.check.outcome import outcome_from_bytes
 
     contract = load_contract(small_contract(tmp_path))
     try:
         assert warm_in_child(contract, 120) is True  # the seed checked in a hardened child
         blob = check_in_child(contract, None, {"not": "a chunk"}, 120)
-        assert isinstance(blob, bytes) and pickle.loads(blob).malformed is not None
+        assert isinstance(blob, bytes) and outcome_from_bytes(blob, "worker").malformed is not None  # JSON, never pickle
         assert close_worker_runners() == 1  # one child, kept for the next task
     finally:
         close_worker_runners()
@@ -205,6 +211,7 @@ def test_the_dask_task_returns_the_childs_pickled_outcome_and_warm_checks_the_se
 def test_warming_a_local_pool_checks_the_seed_once_in_every_worker(tmp_path):
     contract = load_contract(small_contract(tmp_path))
     pool = LocalPool(2, timeout_s=120)
+    _POOLS.append(pool)
     others = set(_children())  # checker children that earlier tests of this process left running
     try:
         assert pool.warm(contract) == 2

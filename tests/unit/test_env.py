@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import json
+import time
 import os
 import tempfile
 from pathlib import Path
@@ -15,6 +16,7 @@ from mathloop.env import Environment, ReferenceError, RewardTable, StoreCommit
 from mathloop.store.engine import make_engine
 from mathloop.store.repository import Repository
 from tests.integration.cli import invoke
+from tests.unit.test_runner import _alive
 from tests.unit.test_openai_proposer import FakeChatServer, good
 
 SEED = {"P": ["0", "1"], "Q": ["1", "-1"], "R": "13/10"}
@@ -232,12 +234,15 @@ def test_a_commit_of_another_contract_is_refused_by_name(tmp_path):
 
 def test_an_environment_dropped_without_close_stops_its_checkers():
     import gc
-    import multiprocessing
 
-    before = set(multiprocessing.active_children())
     env = Environment("levinson-conrey", workers=2)
-    procs = set(multiprocessing.active_children()) - before
-    assert len(procs) >= 2 and all(p.is_alive() for p in procs)
+    pids = env._pool.pids()
+    assert len(pids) >= 2 and all(_alive(p) for p in pids)
     del env
     gc.collect()
-    assert not any(p.is_alive() for p in procs)
+    deadline = time.monotonic() + 10
+    while any(_alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(_alive(p) for p in pids)
+
+

@@ -1,6 +1,7 @@
 """The check runner: a hung checker is killed with its whole process tree; a crash is an error value."""
 
 import time
+from fractions import Fraction
 
 from mathloop.search.runner import InProcessRunner, ProcessRunner
 
@@ -79,10 +80,7 @@ def test_a_check_that_ends_before_the_deadline_is_not_affected_by_it(toy_contrac
 
 
 def test_the_local_pool_cuts_a_check_at_the_session_deadline_and_keeps_working(toy_contract, monkeypatch):
-    from mathloop.search import executors
     from mathloop.search.executors import LocalPool
-
-    monkeypatch.setattr(executors, "ProcessRunner", lambda t: ProcessRunner(t, start_method="fork"))  # the toy target
 
     pool = LocalPool(2, 120.0)
     try:
@@ -98,29 +96,36 @@ def test_the_local_pool_cuts_a_check_at_the_session_deadline_and_keeps_working(t
         pool.close()
 
 
-def test_a_dask_task_carries_the_time_left_and_is_cut_there(toy_contract, monkeypatch):
-    import pickle
-
-    from mathloop.search import executors
-    from mathloop.search.executors import check_in_child, close_worker_runners
-
-    monkeypatch.setattr(executors, "ProcessRunner", lambda t: ProcessRunner(t, start_method="fork"))  # the toy target
+def test_a_dask_task_carries_the_time_left_and_is_cut_there(toy_contract):
+    from mathloop.check.dask import check_on_worker, close_worker_runners
+    from mathloop.check.outcome import outcome_from_bytes
 
     try:
         t0 = time.monotonic()
-        out = pickle.loads(check_in_child(toy_contract, None, {"x": "1/2", "sleep": 60}, 120.0, 1.5))
-        assert out.error and "session's time limit" in out.error and time.monotonic() - t0 < 15
-        ok = pickle.loads(check_in_child(toy_contract, None, {"x": "1/2"}, 120.0, 30.0))
+        out = outcome_from_bytes(check_on_worker(toy_contract, None, {"x": "1/2", "sleep": 60}, 120.0, 1.5), "worker")
+        assert out.error and "session's time limit" in out.error and out.interrupted and time.monotonic() - t0 < 15
+        ok = outcome_from_bytes(check_on_worker(toy_contract, None, {"x": "1/2"}, 120.0, 30.0), "worker")
         assert ok.evidence is not None and ok.evidence.bounds["value"] == 0.5
     finally:
         close_worker_runners()
 
 
-def test_a_target_the_checker_process_cannot_build_is_an_error_not_a_crash(toy_contract):
-    runner = ProcessRunner(60.0)  # forkserver: the toy target is registered only in this process
+def test_a_target_the_checker_child_cannot_build_is_an_error_not_a_crash(toy_contract, monkeypatch):
+    from mathloop.check import runner as runner_mod
+
+    monkeypatch.setattr(runner_mod, "_hello", lambda: __import__("pickle").dumps({"sys_path": [], "registry": {}}))
+    runner = ProcessRunner(60.0)  # the toy target is not passed on to the child: it cannot build it
     try:
         out = runner.check(toy_contract, None, {"x": "1/2"})
         assert out.evidence is None and out.error and out.error.startswith("target could not be built")
+    finally:
+        runner.close()
+
+
+def test_the_checker_child_sees_the_targets_this_process_registered(toy_contract):
+    runner = ProcessRunner(60.0)  # a fresh interpreter: the registration travels with the start-up message
+    try:
+        assert runner.check(toy_contract, None, {"x": "1/2"}).evidence.bounds["value"] == Fraction(1, 2)
     finally:
         runner.close()
 
@@ -135,3 +140,34 @@ def test_exceptions_that_cross_the_checker_pipe_unpickle_whole():
     assert (str(e), e.key, e.reason) == ("c.toml: limits.x: must be > 0", "limits.x", "must be > 0")
     j = pickle.loads(pickle.dumps(StrictJSONError("duplicate key 'a'", refused=True)))
     assert (str(j), j.refused) == ("duplicate key 'a'", True)
+
+
+def test_a_check_cut_by_the_session_time_limit_is_interrupted_not_an_error_of_the_candidate(toy_contract, repo):
+    from mathloop.check.checker import Checker
+    from mathloop.propose.base import Proposal
+    from mathloop.search.loop import Session, SessionLimits
+
+    class One:
+        name = "one"
+
+        def __init__(self):
+            self.sent = False
+
+        def propose(self, ctx):
+            if self.sent:
+                return []
+            self.sent = True
+            return [Proposal({"x": "1/2", "sleep": 60}, self.name)]
+
+    checker = Checker(toy_contract, runner=ProcessRunner(120.0))
+    try:
+        session = Session(toy_contract, repo, checker)
+        session.ensure_root()
+        checker.set_deadline(time.monotonic() + 2.0)
+        t0 = time.monotonic()
+        summary = session.run(One(), SessionLimits(5, time_limit_s=2.0))
+    finally:
+        checker.close()
+    assert time.monotonic() - t0 < 10 and summary.interrupted == 1 and summary.outcome == "time limit"
+    assert "error" not in summary.labels
+    assert [c.label for c in repo.candidates(toy_contract.sha256)] == ["correct"]  # the seed only: nothing recorded

@@ -1,0 +1,187 @@
+"""The bracket [best primal, best ceiling] between a lower-bound lineage and its ceiling lineage in one store.
+
+`pair-correlation-rh` certifies lower bounds B(r) <= best value of its class; `pair-correlation-rh-ceiling`
+certifies ceilings 2 - L >= every B(r). In one store the heads of the two lineages bracket the class's
+best value. A candidate that would cross the other side (a primal above the best ceiling, a ceiling
+below the best primal) means one of the two checkers is wrong: `limits` gives the partner's bound as a
+`Limit` that `gate.decide` enforces (an `error`, never a commit), naming the partner's commit and this
+lineage's head.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+from mathloop.contract.model import Contract, ContractError
+from mathloop.domain import Evidence, decimal_str
+
+DIGITS = 10
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a bracket: the lineage, its bound name, the head's certified value and commit."""
+
+    contract: str
+    bound: str
+    value: Fraction | None
+    commit: str | None
+
+
+@dataclass(frozen=True)
+class Bracket:
+    """The certified bracket of a class's best value (the primal is a lower end, the ceiling an upper end)."""
+
+    primal: Side
+    ceiling: Side
+
+    @property
+    def width(self) -> Fraction | None:
+        if self.primal.value is None or self.ceiling.value is None:
+            return None
+        return self.ceiling.value - self.primal.value
+
+    @property
+    def consistent(self) -> bool:
+        return self.width is None or self.width >= 0
+
+    def text(self) -> str:
+        """Return "[0.6792816128, 0.6974510000] (width 0.0181693872)" rounded outward, or what is missing."""
+        lo = "?" if self.primal.value is None else decimal_str(self.primal.value, DIGITS)
+        hi = "?" if self.ceiling.value is None else decimal_str(self.ceiling.value, DIGITS, round_down=False)
+        w = self.width
+        out = f"[{lo}, {hi}]"
+        if w is not None:
+            out += f" (width {decimal_str(w, DIGITS, round_down=False)})"
+        if not self.consistent:
+            out += (f" INCONSISTENT: ceiling commit {self.ceiling.commit} is below primal commit {self.primal.commit};"
+                    " one of the two checkers is wrong")
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        def side(s: Side) -> dict[str, Any]:
+            return {"contract": s.contract, "bound": s.bound, "value": None if s.value is None else str(s.value),
+                    "commit": s.commit}
+
+        w = self.width
+        return {"primal": side(self.primal), "ceiling": side(self.ceiling), "width": None if w is None else str(w),
+                "consistent": self.consistent, "text": self.text()}
+
+
+@lru_cache(maxsize=1)
+def pairs() -> tuple[tuple[str, str, str, str], ...]:
+    """Return (primal implementation, its bound, ceiling implementation, its bound) for every registered
+    target that declares itself a ceiling (`Target.ceiling_of`); the shipped contracts carry these names."""
+    from mathloop.targets.registry import registered, target_class
+
+    out = []
+    for key in sorted(registered()):
+        try:
+            declared = target_class(key).ceiling_of
+        except ContractError:  # a broken plug-in brackets nothing (it is refused where it is used)
+            continue
+        if declared is not None:
+            primal, primal_bound, own_bound = declared
+            out.append((primal, primal_bound, key, own_bound))
+    return tuple(out)
+
+
+def pair_of(contract: Contract) -> tuple[str, str, str, str, bool] | None:
+    """Return (primal, primal bound, ceiling, ceiling bound, is_primal) for a contract in a pair, else None."""
+    for p, pb, c, cb in pairs():
+        if contract.target == p:
+            return p, pb, c, cb, True
+        if contract.target == c:
+            return p, pb, c, cb, False
+    return None
+
+
+@lru_cache(maxsize=8)
+def _partner_contract(name: str) -> Contract | None:
+    from mathloop.targets import load_contract
+
+    try:
+        return load_contract(name)
+    except ContractError:
+        return None
+
+
+def _side(repo: Any, contract: Contract | None, name: str, bound: str) -> Side:
+    head = repo.head(contract.sha256) if contract is not None else None
+    value = head.bounds.get(bound) if head is not None else None
+    return Side(name, bound, value, head.hash if head is not None and value is not None else None)
+
+
+def bracket(repo: Any, contract: Contract) -> Bracket | None:
+    """Return the bracket of the contract's class in this store (None if the contract is in no pair)."""
+    pair = pair_of(contract)
+    if pair is None:
+        return None
+    p, pb, c, cb, is_primal = pair
+    mine = contract
+    other = _partner_contract(c if is_primal else p)
+    primal = _side(repo, mine if is_primal else other, p, pb)
+    ceiling = _side(repo, other if is_primal else mine, c, cb)
+    return Bracket(primal, ceiling)
+
+
+@dataclass(frozen=True)
+class Limit:
+    """A partner lineage's certified bound that this lineage's bound may not cross (read once per round).
+
+    Attributes:
+        bound: this lineage's bound name.
+        value: the partner head's certified value.
+        upper: True when this bound may not exceed `value` (a primal under its ceiling), False when it may
+            not fall below it (a ceiling above its primal).
+        partner: the partner lineage's implementation name; partner_bound its bound name.
+        partner_commit: the partner head's commit; head: this lineage's head the candidate is checked against.
+    """
+
+    bound: str
+    value: Fraction
+    upper: bool
+    partner: str
+    partner_bound: str
+    partner_commit: str | None
+    head: str | None = None
+
+    def crossed_by(self, evidence: Evidence) -> str | None:
+        """Return why `evidence` certifies a value on the wrong side of this limit, else None."""
+        value = evidence.bounds.get(self.bound)
+        if value is None:
+            return None
+        if self.upper and value > self.value:
+            return (f"certified {self.bound} {decimal_str(value, DIGITS)} is above the certified ceiling "
+                    f"{decimal_str(self.value, DIGITS, round_down=False)} of {self.partner} (commit "
+                    f"{self.partner_commit}), checked against head {self.head}: one of the two checkers is wrong, refused")
+        if not self.upper and value < self.value:
+            return (f"certified {self.bound} {decimal_str(value, DIGITS, round_down=False)} is below the certified "
+                    f"primal {decimal_str(self.value, DIGITS)} of {self.partner} (commit {self.partner_commit}), "
+                    f"checked against head {self.head}: one of the two checkers is wrong, refused")
+        return None
+
+
+def limits(repo: Any, contract: Contract, head_commit: str | None = None) -> tuple[Limit, ...]:
+    """Return the partner bounds this contract's bounds may not cross in this store (empty outside a pair)."""
+    b = bracket(repo, contract)
+    if b is None:
+        return ()
+    p, pb, c, cb, is_primal = pair_of(contract)  # type: ignore[misc]
+    other = b.ceiling if is_primal else b.primal
+    if other.value is None:
+        return ()
+    return (Limit(pb if is_primal else cb, other.value, is_primal, c if is_primal else p, other.bound, other.commit,
+                  head_commit),)
+
+
+def guard(repo: Any, contract: Contract, evidence: Evidence, head_commit: str | None) -> str | None:
+    """Return why a candidate's certified bound crosses the partner's best certified bound, else None."""
+    for limit in limits(repo, contract, head_commit):
+        why = limit.crossed_by(evidence)
+        if why:
+            return why
+    return None
