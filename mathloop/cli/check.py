@@ -109,9 +109,12 @@ def check(
     if not confirmed:
         reasons.append(f"parent state not confirmed ({parent_from}): the bounds below hold only if it is true")
     would = decision.label.value if head else None
+    outcome = _outcome(ok, confirmed, beyond is not None or any(r.verdict is Verdict.REFUTED for r in ev.results),
+                       bool(ev.bounds) and not refuted)
     if as_json:
         print_json({
             "ok": ok,
+            "outcome": outcome,
             "bounds": bounds_json(contract, ev.bounds) if beyond is None and confirmed else {},
             "bounds_exact": {k: str(v) for k, v in ev.bounds.items()} if beyond is None and confirmed else {},
             "conditional_bounds": {} if confirmed or beyond else bounds_json(contract, ev.bounds),
@@ -128,7 +131,9 @@ def check(
             t.add_column(c, overflow="fold")
         for r in ev.results:
             colour = {"PROVED": "green", "REFUTED": "red"}.get(r.verdict.value, "yellow")
-            t.add_row(r.id, f"[{colour}]{r.verdict.value}[/]", str(r.rank), r.trust.value, "; ".join(r.reasons))
+            # an obligation undecided while the candidate certifies its bounds is still open (e.g. below the goal)
+            word = "open" if r.verdict is Verdict.UNKNOWN and outcome == "certified" else r.verdict.value
+            t.add_row(r.id, f"[{colour}]{word}[/]", str(r.rank), r.trust.value, "; ".join(r.reasons))
         console.print(t)
         if not confirmed:
             console.print(f"[red]conditional[/]: parent state {parent_from}")
@@ -140,9 +145,27 @@ def check(
         console.print(f"rests on: {hypotheses_line(contract)}", highlight=False)
         if would:
             console.print(f"against the head: {would}")
-        console.print("[green]ok[/]" if ok else "[red]refused[/]")
-    if not ok:
-        raise typer.Exit(1)
+        colour = {"certified": "green", "refused": "red"}.get(outcome, "yellow")
+        console.print(f"[{colour}]{outcome}[/]")
+    if outcome != "certified":
+        raise typer.Exit(EXIT_CODES[outcome])
+
+
+# What `check` answers, in words and exit codes (docs/guide.md); malformed input exits 2 before this.
+EXIT_CODES = {"certified": 0, "refused": 1, "conditionally certified": 1, "checked, nothing certified": 3}
+
+
+def _outcome(ok: bool, confirmed: bool, refused: bool, any_bound: bool) -> str:
+    """Return the one word for a check: certified, refused, conditionally certified or checked, nothing certified.
+
+    >>> _outcome(True, True, False, True), _outcome(False, True, True, True), _outcome(False, True, False, False)
+    ('certified', 'refused', 'checked, nothing certified')
+    """
+    if refused:
+        return "refused"
+    if not confirmed:
+        return "conditionally certified"
+    return "certified" if ok or any_bound else "checked, nothing certified"
 
 
 def _check_chain(contract, manifest_path: Path, files: int, as_json: bool) -> None:

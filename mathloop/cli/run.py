@@ -159,7 +159,9 @@ def run(
         repo.end_session(session_id, summary.outcome)
         if worker is not None:
             _wait_for_lean(worker, progress)
-        _print_summary(contract, summary)
+        from mathloop.view.counts import lineage_counts  # the one count that status and the web view show
+
+        _print_summary(contract, summary, lineage_counts(repo.engine, contract.sha256).line())
         stats = prop.stats()
         if stats:
             stats = dataclasses.asdict(stats) if dataclasses.is_dataclass(stats) else dict(stats)
@@ -190,7 +192,7 @@ def _wait_for_lean(worker: LeanWorker, progress: bool) -> None:
         console.print(f"  {other.status}: {other.reasons[0][:300]}", highlight=False)
 
 
-def _print_summary(contract: Contract, s: SessionSummary) -> None:
+def _print_summary(contract: Contract, s: SessionSummary, lineage: str) -> None:
     table = Table(title=f"session {s.session_id} — {s.outcome} in {s.seconds:.1f} s", show_lines=False)
     table.add_column("")
     table.add_column("value", overflow="fold")
@@ -200,6 +202,7 @@ def _print_summary(contract: Contract, s: SessionSummary) -> None:
     if s.interrupted:
         table.add_row("interrupted", f"{s.interrupted} (checks cut at the time limit: not judged, not recorded)")
     for label, n in sorted(s.labels.items()):
-        table.add_row(label, str(n))
+        table.add_row(f"{label} (this session)", str(n))
+    table.add_row("lineage (as status shows)", lineage)
     table.add_row("rests on", hypotheses_line(contract))
     console.print(table)

@@ -86,3 +86,27 @@ def status(
             console.print(escape(f"{b.name}: {b.class_maximum_text()}"), highlight=False)
     console.print(escape(counts.line() + " (commits: the chain, root included; labels: every candidate recorded)"),
                   highlight=False)
+    insecure = _insecure_sessions(repo, contract.sha256)
+    if insecure:
+        console.print(escape(f"executor: insecure (plain tcp off this host) in session(s) {', '.join(map(str, insecure))}; "
+                             "their head-moving answers were re-checked in the session before commit"), highlight=False)
+
+
+def _insecure_sessions(repo, contract_sha: str) -> list[int]:
+    """Return the ids of the lineage's sessions run with `--insecure-executor` (stored in their options)."""
+    import json
+
+    from sqlmodel import Session, select
+
+    from mathloop.store.models import SessionRow
+
+    with Session(repo.engine) as s:
+        rows = s.exec(select(SessionRow.id, SessionRow.options).where(SessionRow.contract_sha == contract_sha)).all()
+    out = []
+    for sid, options in rows:
+        try:
+            if json.loads(options).get("insecure_executor"):
+                out.append(sid)
+        except (ValueError, AttributeError):
+            continue  # an unreadable options column is the audit's finding, not status's
+    return out
