@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from mathloop.targets import load_contract
-from mathloop.lean.render import RenderError, _body, support_text
+from mathloop.lean.render import RenderError, without_imports as _body
+from mathloop.lean.support_modules import shared_modules
 from mathloop.targets import build_target
 from mathloop.targets.shannon_capacity_c7.graph import adjacent, decode, encode
 from mathloop.targets.shannon_capacity_c7.lean_claims import lean_parts, render_commit, support_module_text
@@ -36,7 +37,7 @@ def test_cube_criterion_of_the_support_module_matches_adjacency_exhaustively(n):
 def _source(ev, namespace="T"):
     defs, claims, _ = lean_parts(ev)
     body = [d.text() for d in defs] + [c.statement_text() for c in claims] + [c.proof_text() for c in claims]
-    src = "\n".join(["set_option maxRecDepth 100000", _body(support_text("Mathloop.Exact")), _body(support_module_text()),
+    src = "\n".join(["set_option maxRecDepth 100000", _body(shared_modules()["Mathloop.Exact"]), _body(support_module_text()),
                      f"namespace {namespace}\nopen Mathloop\nnoncomputable section", *body, f"end\nend {namespace}\n"])
     return src, [f"{namespace}.{c.name}" for c in claims]
 
