@@ -253,8 +253,12 @@ class ProcessRunner:
     def _bounded(self, job: tuple, contract: Contract | None, timeout_s: float, cap: int) -> tuple[bytes | None, CheckOutcome | None]:
         """Run `job` under `timeout_s`, or only until the deadline when that comes first; return (reply, None)
         or (None, the error outcome)."""
+        started = time.monotonic()
         why = self._ready(contract)
         if why:
+            if self.deadline is not None and time.monotonic() >= self.deadline:  # the start-up was cut, not the check
+                return None, CheckOutcome(error=cut_at_time_limit(time.monotonic() - started) + " while its checker "
+                                          "process started", interrupted=True)
             return None, CheckOutcome(error=why)
         now = time.monotonic()
         left = None if self.deadline is None else max(self.deadline - now, 1.0)
