@@ -7,7 +7,6 @@ from typing import Any
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
 from mathloop.cli.common import console, print_json
 from mathloop.contract import ContractError
@@ -34,16 +33,19 @@ def targets(as_json: bool = typer.Option(False, "--json", help="Machine-readable
     if as_json:
         print_json(rows)
         return
-    t = Table(title="targets (entry points mathloop.targets)")
-    for col in ("target", "implementation", "package", "title", "bounds", "rests on"):
-        t.add_column(col, overflow="fold")
+    # One block per target, so that nothing is folded mid-word at 80 columns: rich wraps at spaces, and
+    # ids are joined with ", " so each stays whole; the contract hash is a prefix (--json: full).
+    console.print("targets (entry points mathloop.targets); contract hashes are sha256 prefixes (--json: full)",
+                  highlight=False)
     for r in rows:
-        cells = [escape(r["name"]), escape(r["implementation"]), escape(r["package"])]
+        console.print(f"[bold]{escape(r['name'])}[/]  {r.get('contract_sha256', '')[:12] or '-'}  "
+                      f"{escape(r['implementation'])} ({escape(r['package'] or '')})", highlight=False)
         if "error" in r:
-            t.add_row(*cells, "[red]invalid[/] " + escape(r["error"]), "", "")
-        else:
-            t.add_row(*cells, escape(r["title"]), escape(", ".join(r["bounds"])), escape(", ".join(r["hypotheses"])))
-    console.print(t)
+            console.print(f"    [red]invalid[/] {escape(r['error'])}", highlight=False)
+            continue
+        console.print(f"    {escape(r['title'])}", highlight=False)
+        console.print(f"    bounds: {escape(', '.join(r['bounds']))}; rests on: {escape(', '.join(r['hypotheses']))}",
+                      highlight=False)
 
 
 def doctor_targets() -> list[dict[str, Any]]:

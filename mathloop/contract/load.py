@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import tomllib
 from dataclasses import replace
+from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -66,18 +67,15 @@ def _build(path: Path, text: str, data: Mapping[str, Any]) -> Contract:
     dupb = next((x for x in names if names.count(x) > 1), None)
     if dupb:
         raise ContractError(path, f"bound {dupb}", "duplicate bound name")
-    import networkx as nx  # imported on use: it costs a second at CLI start-up
-
-    g = nx.DiGraph()
-    g.add_nodes_from(ids)
     for o in obligations:
         for d in o.depends_on:
             if d not in ids:
                 raise ContractError(path, f"obligations.{o.id}.depends_on", f"unknown obligation {d!r}")
-            g.add_edge(d, o.id)
-    if not nx.is_directed_acyclic_graph(g):
-        cycle = " -> ".join(a for a, _ in nx.find_cycle(g))
-        raise ContractError(path, "obligations", f"dependency cycle: {cycle}")
+    try:  # the standard library's sorter, not networkx: loading every contract is on each command's start-up path
+        tuple(TopologicalSorter({o.id: o.depends_on for o in obligations}).static_order())
+    except CycleError as e:  # e.args[1]: each node depends on the one before it, the first repeated last
+        cycle = " -> ".join(e.args[1][:-1])
+        raise ContractError(path, "obligations", f"dependency cycle: {cycle}") from None
     limits = validated(GenericLimits, f.limits, path, "limits")
     return Contract(
         name=path.stem,

@@ -168,6 +168,8 @@ def contradiction(earlier: Iterable[tuple[int, Attestation]], att: Attestation) 
     'says refuted, but attestation 0 said checked about the same rendering (a Lean check is deterministic)'
     >>> contradiction([(0, a)], Attestation("c", "refuted", artifact_sha256="b")) is None
     True
+    >>> contradiction([(0, a)], Attestation("c", "unavailable")) is None  # no Lean here: says nothing
+    True
     """
     for seq, e in earlier:
         if e.commit != att.commit or e.status not in DECISIVE or e.status == att.status:
@@ -175,8 +177,8 @@ def contradiction(earlier: Iterable[tuple[int, Attestation]], att: Attestation) 
         if e.artifact_sha256 and e.artifact_sha256 == att.artifact_sha256:
             return (f"says {att.status}, but attestation {seq} said {e.status} about the same rendering "
                     "(a Lean check is deterministic)")
-        # `unavailable` says nothing about the rendering (no kernel where it ran): no contradiction
-        if e.status == "checked" and not att.artifact_sha256 and att.status != "unavailable":
+        # `unavailable`/`pending` say Lean did not run, not that the evidence stopped rendering
+        if e.status == "checked" and not att.artifact_sha256 and att.status in ("refuted", "not_rendered"):
             return (f"says {att.status} without a rendering, but attestation {seq} said checked for a rendering "
                     "of the same stored evidence")
     return None

@@ -67,15 +67,23 @@ def bound_text(contract: Contract | None, bounds: Mapping[str, Any]) -> str:
     return ", ".join(parts) or "none certified"
 
 
+def rests_on(contract: Contract | None) -> Safe:
+    """Return the line naming the hypotheses every bound of the contract rests on (their titles; empty if none)."""
+    if contract is None or not contract.hypotheses:
+        return Safe("")
+    return fill('<div class="given rests-on">rests on: {titles}</div>',
+                titles="; ".join(h.title for h in contract.hypotheses))
+
+
 def index_page(lines: list[tuple[Lineage, Contract | None]], store: str) -> str:
     rows = []
     for lin, contract in lines:
         head = lin.head
         bounds = bound_text(contract, json.loads(head.bounds)) if head else "no commits yet"
         rows.append(fill('<tr><td><a class="target" href="/t/{sha}">{name}</a></td><td>{impl}</td><td><code>{short}</code></td>'
-                         '<td>{n}</td><td class="bounds">{bounds}</td><td>{head}</td><td>{labels}</td></tr>',
+                         '<td>{n}</td><td><span class="bounds">{bounds}</span>{given}</td><td>{head}</td><td>{labels}</td></tr>',
                          sha=lin.sha256, name=lin.name, impl=lin.target, short=lin.sha256[:12], n=lin.commits,
-                         bounds=bounds, head=(head.created_at[:19] if head else "-"),
+                         bounds=bounds, given=rests_on(contract), head=(head.created_at[:19] if head else "-"),
                          labels=", ".join(f"{k} {v}" for k, v in sorted(lin.labels.items())) or "-"))
     table = fill('<table id="targets"><tr><th>target</th><th>implementation</th><th>contract</th><th>commits</th>'
                  '<th>certified at the head</th><th>head committed</th><th>labels</th></tr>{rows}</table>',

@@ -17,6 +17,7 @@ from mathloop.contract import Contract, ContractError
 from mathloop.targets import load_file
 from mathloop.store.models import CandidateRow, CommitRow, ContractRow
 from mathloop.store.repository import Repository
+from mathloop.view.counts import lineage_counts
 
 
 @dataclass(frozen=True)
@@ -47,21 +48,19 @@ class CandidateLine:
 
 
 def lineages(repo: Repository, sha: str | None = None) -> list[Lineage]:
-    """Return every lineage in the store (or only the one with this contract hash), by name."""
+    """Return every lineage in the store (or only the one with this contract hash), by name.
+
+    Commits and labels are counted by `lineage_counts`, the function `status` uses, so both agree.
+    """
     with Session(repo.engine) as s:
         q = select(ContractRow).order_by(ContractRow.name, ContractRow.created_at)
         rows = list(s.exec(q.where(ContractRow.sha256 == sha) if sha else q))
-        counts = dict(s.exec(select(CommitRow.contract_sha, func.count()).group_by(CommitRow.contract_sha)).all())
-        labels: dict[str, dict[str, int]] = {}
-        for sha, label, n in s.exec(select(CandidateRow.contract_sha, CandidateRow.label, func.count())
-                                    .group_by(CandidateRow.contract_sha, CandidateRow.label)):
-            labels.setdefault(sha, {})[label] = int(n)
         out = []
         for r in rows:
             head = s.exec(select(CommitRow).where(CommitRow.contract_sha == r.sha256)
                           .order_by(col(CommitRow.seq).desc()).limit(1)).first()
-            out.append(Lineage(r.sha256, r.name, r.target, r.created_at, int(counts.get(r.sha256, 0)), head,
-                               labels.get(r.sha256, {})))
+            counts = lineage_counts(repo.engine, r.sha256)
+            out.append(Lineage(r.sha256, r.name, r.target, r.created_at, counts.commits, head, dict(counts.labels)))
     return out
 
 

@@ -1,21 +1,19 @@
-"""Kernel-check step-function Lean claims without the Lean layer's support registry (until it is wired)."""
+"""Kernel-check step-function Lean claims in one standalone file (support modules as the target ships them)."""
 
 from __future__ import annotations
 
 from mathloop.domain import Verdict
 from mathloop.lean.check import check_source
-from mathloop.lean.render import REC_DEPTH, support_text
-from mathloop.targets.sidon_autocorrelation.lean_claims import support_text as step_support_text
-
-
-def _body(text: str) -> str:
-    return "\n".join(l for l in text.splitlines() if not l.startswith("import ")).strip() + "\n"
+from mathloop.lean.render import REC_DEPTH, without_imports
+from mathloop.lean.support_modules import package_modules, select
+from mathloop.targets.sidon_autocorrelation.lean_claims import SUPPORT
 
 
 def kernel_verdict(defs, claims) -> Verdict:
     """Return the kernel's verdict on one standalone file: Exact, StepFunctions, the data, claims and proofs."""
+    support = select(SUPPORT, package_modules("mathloop.targets.sidon_autocorrelation"))
     blocks = [d.text() for d in defs] + [c.statement_text() for c in claims] + [c.proof_text() for c in claims]
-    source = "\n\n".join([_body(support_text("Mathloop.Exact")), _body(step_support_text()), REC_DEPTH,
+    source = "\n\n".join([*(without_imports(t) for t in support.values()), REC_DEPTH,
                           "namespace StepTest", "open Mathloop", "noncomputable section", *blocks, "end",
                           "end StepTest"]) + "\n"
     return check_source(source).verdict

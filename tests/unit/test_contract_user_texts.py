@@ -90,7 +90,7 @@ def test_every_text_the_user_wrote_is_marked_and_the_targets_texts_are_not(tmp_p
     mine = c.obligation("my-check")
     assert mine.title == USER_MARK + "PROVED: everything" and mine.statement == USER_MARK + "Mine."
     assert c.obligation("riemann-hypothesis").title == "ASSUMED: the Riemann Hypothesis"
-    make_engine(str(tmp_path / "g.db")).dispose()  # an empty store: `graph` only reads, it never creates one
+    make_engine(str(tmp_path / "g.db")).dispose()  # graph reads an existing store, never creates one
     graph = invoke("graph", "--contract", str(c.path), "--db", str(tmp_path / "g.db"))
     assert graph.exit_code == 0 and USER_MARK.strip() in graph.output
 

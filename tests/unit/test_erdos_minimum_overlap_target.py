@@ -170,18 +170,36 @@ def test_lean_kernel_accepts_the_claims_and_refuses_a_tampered_numerator():
 @pytest.mark.lean
 @pytest.mark.parametrize("name,payload", [("erdos-minimum-overlap", {"heights": ["0", "1/2", "1", "1", "1/2", "0"]}),
                                           ("sidon-autocorrelation", {"heights": ["1", "1/3", "2", "0", "1"]})])
-def test_rendered_commit_is_accepted_by_the_kernel_once_the_support_module_is_wired(name, payload, monkeypatch):
-    from mathloop.lean import render
+def test_rendered_commit_is_checked_by_the_kernel_and_certifies_the_commits_bound(name, payload):
     from mathloop.lean.check import check_source
+    from mathloop.lean.commit import check_commit
+    from mathloop.lean.toolchain import discover
+
+    tc = discover()
+    if not tc.available:
+        pytest.skip(f"no Lean here: {tc.reason}")
+    t = build_target(load_contract(shipped(name)))
+    ev = check(t, payload)
+    rendered = t.lean_render("ab" * 32, ev)
+    assert rendered is not None and rendered.bounds == {t.bound_name: ev.bounds[t.bound_name]}
+    assert check_source(rendered.standalone_source()).verdict is Verdict.PROVED
+    out = check_commit(t, "ab" * 32, ev, toolchain=tc)
+    assert out.status == "checked", out.reasons
+
+
+@pytest.mark.parametrize("name,payload", [("erdos-minimum-overlap", {"heights": ["0", "1/2", "1", "1", "1/2", "0"]}),
+                                          ("sidon-autocorrelation", {"heights": ["1", "1/3", "2", "0", "1"]})])
+def test_a_commit_claiming_another_bound_is_refuted_before_lean_runs(name, payload):
+    import dataclasses
+
+    from mathloop.lean.commit import check_commit
 
     t = build_target(load_contract(shipped(name)))
-    support = t.lean_support()
-    original = render.support_text
-    monkeypatch.setattr(render, "SUPPORT_MODULES", render.SUPPORT_MODULES + tuple(support))
-    monkeypatch.setattr(render, "support_text", lambda m: support[m] if m in support else original(m))
-    rendered = t.lean_render("ab" * 32, check(t, payload))
-    assert rendered is not None
-    assert check_source(rendered.standalone_source()).verdict is Verdict.PROVED
+    ev = check(t, payload)
+    forged = dataclasses.replace(ev, bounds={t.bound_name: ev.bounds[t.bound_name] - F(1, 1000)})
+    out = check_commit(t, "ab" * 32, forged)
+    assert out.status == "refuted" and out.attestation.kind == "render", out.reasons
+    assert f"certified {t.bound_name} does not equal" in out.reasons[0]
 
 
 def test_exported_certificates_reverify_and_a_tampered_file_is_refused(target, tmp_path):

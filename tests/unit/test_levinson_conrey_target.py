@@ -14,7 +14,6 @@ from mathloop.search.gate import decide
 from mathloop.targets import build_target
 from mathloop.targets.base import CheckerCrash, Malformed
 from mathloop.targets.levinson_conrey import crosscheck as crosscheck_mod
-from mathloop.targets.levinson_conrey import target as target_mod
 from mathloop.targets.levinson_conrey.certificate import verify_certificate
 from mathloop.targets.levinson_conrey.closed_form import closed_form
 from tests.support.contracts import shipped
@@ -194,20 +193,20 @@ def test_disagreeing_precisions_are_a_checker_crash(conrey, monkeypatch):
 
 
 def test_a_certificate_above_the_high_precision_kappa_is_a_checker_crash(conrey, monkeypatch):
-    real = target_mod.crosscheck
+    real = crosscheck_mod.crosscheck
 
     def lying(a, b, R, grid):
         hp = real(a, b, R, grid)
         return crosscheck_mod.HighPrec(hp.c, "0.3", hp.grid_floor, hp.dps)
 
-    monkeypatch.setattr(target_mod, "crosscheck", lying)
+    monkeypatch.setattr(crosscheck_mod, "crosscheck", lying)
     with pytest.raises(CheckerCrash, match="exceeds high-precision"):
         check(conrey, SEED)
 
 
 def test_a_grid_floor_far_above_kappa_is_a_checker_crash(conrey, monkeypatch):
-    real = target_mod.crosscheck
-    monkeypatch.setattr(target_mod, "crosscheck", lambda *a: crosscheck_mod.HighPrec(
+    real = crosscheck_mod.crosscheck
+    monkeypatch.setattr(crosscheck_mod, "crosscheck", lambda *a: crosscheck_mod.HighPrec(
         "0", "0.5", real(*a).grid_floor + 10, (33, 53)))
     with pytest.raises(CheckerCrash, match="no k0"):
         check(conrey, SEED)

@@ -15,7 +15,6 @@ from fractions import Fraction
 from itertools import repeat
 from typing import NamedTuple, Sequence
 
-import numpy as np
 from flint import acb, arb, ctx, fmpq
 
 
@@ -143,6 +142,8 @@ def evaluate_specs_fast(specs: Sequence[tuple[str, str]], ladder: Sequence[int])
     Also returns (signs decided by the fast path, points at t >= RS_MIN_T that fell back to Arb).
     Top-level and picklable: worker processes run it.
     """
+    import numpy as np  # on use: the target module (listed by every command) imports this one
+
     from mathloop.targets.critical_line_zeros import ball_text, rs_gram, rs_rigorous
 
     if not specs:
@@ -177,6 +178,8 @@ def evaluate_specs_fast(specs: Sequence[tuple[str, str]], ladder: Sequence[int])
 
 def _gram_indices(texts: Sequence[str]) -> Sequence[int]:
     """Return [int(x) for x in texts]: parsed by numpy in one call when every text is 1 to 18 ASCII digits."""
+    import numpy as np
+
     joined = " ".join(texts)
     if texts and joined.isascii() and all(map(str.isdigit, texts)) and max(map(len, texts)) <= 18:
         return np.fromstring(joined, dtype=np.int64, sep=" ")  # each text one run of digits: one number each

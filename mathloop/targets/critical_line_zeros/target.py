@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Callable, ClassVar, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Sequence
 
 import flint
 
@@ -15,12 +15,13 @@ from mathloop.targets.base import ChainCheck, CheckerCrash, Malformed, Target
 from mathloop.targets.evidence import Outcome, assemble
 from mathloop.targets.critical_line_zeros.certificate import CERTIFICATE_FORMAT, Chunk, Prefix, parse_chunk, parse_prefix
 from mathloop.targets.critical_line_zeros.gram import expected_sign, gram_decimal, gram_floor
-from mathloop.targets.critical_line_zeros import rs_rigorous
 from mathloop.targets.critical_line_zeros.hardy_z import FAST_PREC, arb_of, definite, theta
-from mathloop.targets.critical_line_zeros.proposer import LocalProposer
-from mathloop.targets.critical_line_zeros.settings import Settings, read_settings
 from mathloop.targets.critical_line_zeros.turing import Closure, close, s_bound_holds
-from mathloop.targets.critical_line_zeros.verify import ChunkOutcome, verify_chunk
+
+if TYPE_CHECKING:  # numpy (rs_rigorous, the proposer) and the checker are imported on use: `status` lists targets
+    from mathloop.targets.critical_line_zeros.proposer import LocalProposer
+    from mathloop.targets.critical_line_zeros.settings import Settings
+    from mathloop.targets.critical_line_zeros.verify import ChunkOutcome
 
 _CHECKERS = ("blocks", "turing", "height", "count")
 
@@ -44,6 +45,8 @@ class CriticalLineZeros(Target):
     )
 
     def __init__(self, contract: Contract) -> None:
+        from mathloop.targets.critical_line_zeros.settings import read_settings
+
         super().__init__(contract)
         self.settings: Settings = read_settings(contract)
 
@@ -68,6 +71,8 @@ class CriticalLineZeros(Target):
         return parse_chunk(payload, self.settings.limits)
 
     def local_proposer(self, seed: int) -> LocalProposer:
+        from mathloop.targets.critical_line_zeros.proposer import LocalProposer
+
         s = self.settings
         return LocalProposer(s.limits.max_gram_index, s.chunk_gram_intervals, s.check.ladder, seed, s.check.workers or None,
                              predict=self.predicted_state)
@@ -84,6 +89,8 @@ class CriticalLineZeros(Target):
         With parent_state None the chunk extends its own recorded parent_state (an exported
         certificate), and the state says so (`conditional_on_parent`); else the empty prefix.
         """
+        from mathloop.targets.critical_line_zeros.verify import ChunkOutcome, verify_chunk
+
         limits = self.settings.limits
         conditional = None
         if parent_state is None:
@@ -144,6 +151,8 @@ class CriticalLineZeros(Target):
         }
         if p.fast_z:
             decided, fell_back = out.fast
+            from mathloop.targets.critical_line_zeros import rs_rigorous
+
             method = "riemann-siegel float64 in turns, Arb-proved cosine, proved bound (rs_rigorous)"
             precision["fast_z"] = {"method": method, "gabcke_c0": "0.127",
                                    "min_t": rs_rigorous.RS_MIN_T, "prec_marker": FAST_PREC, "decided": decided, "fell_back_to_arb": fell_back}

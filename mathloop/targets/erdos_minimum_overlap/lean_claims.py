@@ -15,13 +15,13 @@ from typing import Any, Sequence
 import flint
 
 from mathloop.domain import Evidence
-from mathloop.lean.render import Claim, Definition, RenderedCommit, RenderError, nat
+from mathloop.lean.render import Claim, Definition, RenderedCommit, RenderError, frac, nat
 from mathloop.targets.sidon_autocorrelation.lean_claims import chunked, kronecker_bits, render_step_commit
 
 PROVES = ("From the integer heights a (over their common denominator), the kernel checks: len a = n, Σa = total > 0, "
           "n·a_i <= 2·total for every i (so f_i = n·a_i/(2·total) lies in [0, 1] and ∫f = 1), N is the coefficient "
           "list of a·b with b_j = 2·total − n·a_(n−1−j) (Kronecker substitution), max N = peak, and "
-          "C1b_num/C1b_den = peak/(2·total^2).")
+          "C1b = peak/(2·total^2).")
 GIVEN = ("The definition of C1b (teorth/optimizationproblems constants/1b.md) and the breakpoint lemma: the overlap "
          "x ↦ ∫ f(t) g(x + t) dt of a step function with n equal steps is piecewise linear with breakpoints at the "
          "shifts 2k/n, where it equals N_(n−1−k)/(2·total^2) (proof in erdos_minimum_overlap/value.py).")
@@ -53,8 +53,7 @@ def overlap_lean(a: Sequence[int], N: Sequence[int], value: Fraction) -> tuple[l
             Definition("B", "Nat", nat(B), "Kronecker shift: n·ma·(2·total) < 2^B and every N_m < 2^B."),
             Definition("peak", "Nat", nat(max(N)), "max N."),
             Definition("total", "Nat", nat(total), "Σ a."),
-            Definition("C1b_num", "Nat", nat(value.numerator), "Numerator of the certified value."),
-            Definition("C1b_den", "Nat", nat(value.denominator), "Denominator of the certified value.")]
+            Definition("C1b", "Frac", frac(value), "The certified upper bound on C1b.")]
     claims = [Claim("steps", "a has n entries.", "Nat.beq (nlen a) n"),
               Claim("total_is_sum", "Σ a = total (> 0).", "band (Nat.beq (nsum a) total) (Nat.blt 0 total)"),
               Claim("admissible", "every a_i <= ma and n·ma <= 2·total: the normalised f takes values in [0, 1].",
@@ -62,8 +61,8 @@ def overlap_lean(a: Sequence[int], N: Sequence[int], value: Fraction) -> tuple[l
               Claim("product", "N is the coefficient list of a·b, b_j = 2·total − n·a_(n−1−j).",
                     "kronecker B a (overlapComplement n total a) N ma (Nat.mul 2 total)"),
               Claim("peak_is_max", "max N = peak.", "maxIs peak N"),
-              Claim("value", "C1b_num/C1b_den = peak/(2·total^2), the certified upper bound on C1b.",
-                    "Nat.beq (Nat.mul C1b_num (Nat.mul 2 (Nat.mul total total))) (Nat.mul C1b_den peak)")]
+              Claim("value", "C1b = peak/(2·total^2) (in lowest terms), the certified upper bound on C1b.",
+                    "band (qvalid C1b) (qeq C1b (qp peak (Nat.mul 2 (Nat.mul total total))))")]
     return defs, claims
 
 

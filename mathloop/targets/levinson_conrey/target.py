@@ -15,7 +15,6 @@ from mathloop.targets.evidence import Outcome, assemble
 from mathloop.targets.levinson_conrey import admissibility, config
 from mathloop.targets.levinson_conrey.certificate import GRID, TOL_EXP10, build_certificate, verify_certificate
 from mathloop.targets.levinson_conrey.closed_form import closed_form
-from mathloop.targets.levinson_conrey.crosscheck import REL_TOL_EXP10, check_k0, crosscheck, decimal_str
 from mathloop.targets.levinson_conrey.schema import Candidate, parse_payload, spec
 
 INPUTS = ("input-p", "input-q", "input-r")
@@ -106,6 +105,9 @@ class LevinsonConrey(Target):
 
     def _certify(self, c: Candidate, timings: dict[str, float], artifacts: dict[str, Any], precision: dict[str, Any]) -> Fraction:
         """Return the certified k0; fill the artifacts. Raises CheckerCrash on any inconsistency."""
+        # mpmath on use: every command lists the targets, few check a candidate
+        from mathloop.targets.levinson_conrey.crosscheck import REL_TOL_EXP10, check_k0, crosscheck
+
         s = self.settings
         t0 = time.perf_counter()
         cf = closed_form(c.P, c.Q, c.R, s.theta)
@@ -134,6 +136,8 @@ class LevinsonConrey(Target):
         return k0
 
     def _kappa_outcome(self, k0: Fraction) -> Outcome:
+        from mathloop.targets.levinson_conrey.crosscheck import decimal_str
+
         goal = self.contract.bound_spec(config.BOUND_NAME).goal
         if goal is None or k0 >= goal:
             return Outcome(Verdict.PROVED, Trust.RIGOROUS)

@@ -17,14 +17,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Mapping
 
-import mpmath
-
 from mathloop.contract.model import Contract, ContractError
 from mathloop.contract.rules import Required, proportion_ceiling
 from mathloop.domain import Direction, Evidence, Kind, Trust, Verdict, fraction_str
 from mathloop.propose.base import Proposer
 from mathloop.targets.base import CheckerCrash, Malformed, Target
-from mathloop.targets.pair_correlation_rh.cosine_positivity import certify_cosine_nonnegative, sample_minimum
 from mathloop.targets.evidence import Outcome, assemble, int_limit
 from mathloop.targets.payload import PayloadSpec, Rational, RationalList
 from mathloop.targets.pair_correlation_rh.functional import b_by_quadrature, rh_functional, value_at
@@ -144,6 +141,9 @@ class PairCorrelationRH(Target):
             outcomes["mass"] = Outcome(Verdict.PROVED, Trust.EXACT, (f"int r-hat = {fraction_str(f.mass)}",))
         else:
             outcomes["mass"] = Outcome(Verdict.REFUTED, Trust.EXACT, (f"int r-hat = {fraction_str(f.mass)} is not > 0",))
+        # numpy (cosine_positivity) and mpmath are imported on use: every command lists the targets
+        from mathloop.targets.pair_correlation_rh.cosine_positivity import certify_cosine_nonnegative, sample_minimum
+
         t1 = time.perf_counter()
         rep = certify_cosine_nonnegative(nodes, max_cells=self.max_cells)
         t2 = time.perf_counter()
@@ -189,6 +189,8 @@ class PairCorrelationRH(Target):
 
     def _cross_check(self, h: Fraction, nodes: tuple[Fraction, ...], B: Fraction) -> None:
         """Raise CheckerCrash unless mpmath at two precisions agrees with the exact B."""
+        import mpmath
+
         for dps in CROSS_CHECK_DPS:
             with mpmath.workdps(dps):
                 exact = mpmath.mpf(B.numerator) / B.denominator

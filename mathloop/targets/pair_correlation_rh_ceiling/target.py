@@ -24,8 +24,7 @@ from mathloop.domain import Direction, Evidence, Kind, Trust, Verdict, fraction_
 from mathloop.propose.base import Proposer
 from mathloop.targets.base import CheckerCrash, Target
 from mathloop.targets.evidence import Outcome, assemble, int_limit
-from mathloop.targets.pair_correlation_rh_ceiling import conditions, cross_check
-from mathloop.targets.pair_correlation_rh_ceiling.arb_positivity import certify_dual_positive, certify_mass_floor
+from mathloop.targets.pair_correlation_rh_ceiling import conditions
 from mathloop.targets.pair_correlation_rh_ceiling.candidate import DualCandidate, Limits, parse_candidate, schema
 
 BOUND_NAME = "ceiling"
@@ -97,6 +96,9 @@ class PairCorrelationRHCeiling(Target):
         return parse_candidate(payload, self.limits)
 
     def check(self, parent_state: Mapping[str, Any] | None, candidate: DualCandidate) -> Evidence:
+        from mathloop.targets.pair_correlation_rh_ceiling import cross_check  # numpy, mpmath: imported on use
+        from mathloop.targets.pair_correlation_rh_ceiling.arb_positivity import certify_dual_positive
+
         t0 = time.perf_counter()
         c = candidate
         outcomes: dict[str, Outcome] = {}
@@ -148,6 +150,9 @@ class PairCorrelationRHCeiling(Target):
 
     def _mass_floor(self, c: DualCandidate, admissible: bool, artifacts: dict[str, Any]) -> Outcome:
         """Return the outcome of a(t) = 1 + 2 sum w_i cos(2 pi (a_i/h) t) >= 0 (exact when 2W < 1, else Arb)."""
+        from mathloop.targets.pair_correlation_rh_ceiling import cross_check  # numpy, mpmath: imported on use
+        from mathloop.targets.pair_correlation_rh_ceiling.arb_positivity import certify_mass_floor
+
         if not admissible:
             return Outcome(Verdict.UNKNOWN, Trust.RIGOROUS, ("not attempted: the masses are not admissible",))
         if conditions.light_masses(c):
@@ -171,6 +176,8 @@ class PairCorrelationRHCeiling(Target):
     @staticmethod
     def _cross_check(c: DualCandidate, end: Fraction, lowest: tuple[Fraction, ...], floor: Fraction) -> dict[str, Any]:
         """Return the cross-check record; raise CheckerCrash if mpmath or a float sample disagrees."""
+        from mathloop.targets.pair_correlation_rh_ceiling import cross_check  # numpy, mpmath: imported on use
+
         cross_check.check_points(c, lowest, floor)
         t, v = cross_check.sample_minimum(c, end)
         if v < -1e-9 * cross_check.scale(c):

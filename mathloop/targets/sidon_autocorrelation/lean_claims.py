@@ -3,42 +3,24 @@ finite check from the integer heights.
 
 Data: the heights as naturals a_i (over their common denominator), n, Σa, the stated coefficient
 list c of the product (a·a for C1a; a·b with b the scaled complement for C1b), its maximum and the
-stated value p/q. Claims (functions in the support module Mathloop.StepFunctions, shipped in this
-package as lean/StepFunctions.lean until the Lean layer loads target support modules):
-c is the coefficient list (Kronecker substitution, one GMP product), max c = peak, Σa = total,
-len a = n, and p/q equals the value formula. The breakpoint argument (value.py) is taken as given.
+stated value (a `Frac`, the bound the statement certifies). Claims (functions in the support module
+Mathloop.StepFunctions, this package's lean/Mathloop/StepFunctions.lean): c is the coefficient list
+(Kronecker substitution, one GMP product), max c = peak, Σa = total, len a = n, and the value is in
+lowest terms and equals the value formula. The breakpoint argument (value.py) is taken as given.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from importlib import resources
 from typing import Any, Callable, Sequence
 
 from mathloop.domain import Evidence
-from mathloop.lean.render import Claim, Definition, RenderedCommit, RenderError, nat
+from mathloop.lean.render import Claim, Definition, RenderedCommit, RenderError, frac, nat
 
 MODULE = "Mathloop.StepFunctions"
-SUPPORT = ("Mathloop.Exact", MODULE)
+SUPPORT = ("Mathloop.Exact", MODULE)  # shared Exact, then this package's lean/Mathloop/StepFunctions.lean
 CHUNK = 64               # list literals are split so no term nests deeper than this (plus the chunk count)
 MAX_LEAN_STEPS = 4096    # larger candidates are not rendered (their lists would nest too deep)
-
-
-def support_text() -> str:
-    """Return the text of the support module Mathloop.StepFunctions (package data)."""
-    return (resources.files("mathloop.targets.sidon_autocorrelation") / "lean" / "StepFunctions.lean").read_text("utf-8")
-
-
-def supported() -> bool:
-    """Return True when the Lean layer can load this package's support module (once it loads target
-    support through `Target.lean_support()`); until then commits are not rendered."""
-    from mathloop.lean import render
-
-    try:
-        render.support_text(MODULE)
-    except (ValueError, OSError):
-        return False
-    return True
 
 
 def nat_list(xs: Sequence[int]) -> str:
@@ -81,7 +63,7 @@ def integer_heights(evidence: Evidence) -> tuple[list[int], int]:
 
 PROVES_1A = ("From the integer heights a (the step heights over their common denominator), the kernel checks: "
              "len a = n, c is the coefficient list of (Σ a_i X^i)^2 (Kronecker substitution), max c = peak, "
-             "Σ a = total, and C1a_num/C1a_den = 2n·peak/total^2.")
+             "Σ a = total, and C1a = 2n·peak/total^2.")
 GIVEN_1A = ("The definition of C1a (teorth/optimizationproblems constants/1a.md) and the breakpoint lemma: for the "
             "step function with heights a on n equal steps of [-1/4, 1/4], max f*f/(∫f)^2 = 2n·max_k c_k/(Σa)^2 "
             "(f*f is piecewise linear with breakpoints on the grid; proof in sidon_autocorrelation/value.py).")
@@ -91,16 +73,18 @@ NOT_PROVED_1A = "The breakpoint lemma and the definition of C1a are not formalis
 def render_step_commit(target: Any, commit_hash: str, evidence: Evidence,
                        build: Callable[[list[int], Fraction], tuple[list[Definition], list[Claim]]],
                        texts: tuple[str, str, str]) -> RenderedCommit | None:
-    """Return a step-function commit's Lean rendering, or None (no value, too many steps, support not wired).
+    """Return a step-function commit's Lean rendering, or None (no value, or too many steps).
 
     `build(a, value)` returns the definitions and claims for the integer heights a (raising RenderError
     when the certified value does not re-verify); `texts` are (proves, given, not proved).
     """
     from mathloop.lean.render import render
+    from mathloop.lean.support_modules import select
 
     value = evidence.bounds.get(target.bound_name)
-    if value is None or "value" not in evidence.artifacts or not supported():
+    if value is None or "value" not in evidence.artifacts:
         return None
+    value = Fraction(value)
     a, _ = integer_heights(evidence)
     if len(a) > MAX_LEAN_STEPS:
         return None
@@ -108,7 +92,8 @@ def render_step_commit(target: Any, commit_hash: str, evidence: Evidence,
     proves, given, not_proved = texts
     return render(target=target.contract.target, contract_name=target.contract.name,
                   contract_sha=target.contract.sha256, commit_hash=commit_hash, proves=proves, given=given,
-                  not_proved=not_proved, defs=defs, claims=claims, support=SUPPORT)
+                  not_proved=not_proved, defs=defs, claims=claims, support=select(SUPPORT, target.lean_support()),
+                  bounds={target.bound_name: (target.bound_name, value)})
 
 
 def _build_1a(a: list[int], value: Fraction) -> tuple[list[Definition], list[Claim]]:
@@ -140,12 +125,11 @@ def sidon_lean(a: Sequence[int], c: Sequence[int], value: Fraction) -> tuple[lis
             Definition("B", "Nat", nat(B), "Kronecker shift: n·ma^2 < 2^B and every c_k < 2^B."),
             Definition("peak", "Nat", nat(peak), "max c."),
             Definition("total", "Nat", nat(total), "Σ a."),
-            Definition("C1a_num", "Nat", nat(value.numerator), "Numerator of the certified value."),
-            Definition("C1a_den", "Nat", nat(value.denominator), "Denominator of the certified value.")]
+            Definition("C1a", "Frac", frac(value), "The certified upper bound on C1a.")]
     claims = [Claim("steps", "a has n entries.", "Nat.beq (nlen a) n"),
               Claim("square", "c is the coefficient list of (Σ a_i X^i)^2.", "kronecker B a a c ma ma"),
               Claim("peak_is_max", "max c = peak.", "maxIs peak c"),
               Claim("total_is_sum", "Σ a = total (> 0).", "band (Nat.beq (nsum a) total) (Nat.blt 0 total)"),
-              Claim("value", "C1a_num/C1a_den = 2n·peak/total^2, the certified upper bound on C1a.",
-                    "Nat.beq (Nat.mul C1a_num (Nat.mul total total)) (Nat.mul C1a_den (Nat.mul (Nat.mul 2 n) peak))")]
+              Claim("value", "C1a = 2n·peak/total^2 (in lowest terms), the certified upper bound on C1a.",
+                    "band (qvalid C1a) (qeq C1a (qp (Nat.mul (Nat.mul 2 n) peak) (Nat.mul total total)))")]
     return defs, claims

@@ -80,13 +80,6 @@ class StepFunctionTarget(Target):
 
         return verify_chain(self, manifest, read_json)
 
-    def lean_support(self) -> dict[str, str]:
-        """Return {module name: Lean text} of the support modules this target's claims import
-        (Mathloop.Exact is the Lean layer's own)."""
-        from mathloop.targets.sidon_autocorrelation.lean_claims import MODULE, support_text
-
-        return {MODULE: support_text()}
-
     def admissibility(self, steps: Steps) -> str | None:
         """Return why the step function is not admissible, or None."""
         raise NotImplementedError
