@@ -176,3 +176,43 @@ def test_certificate_above_the_class_maximum_is_a_checker_bug(tmp_path, seed):
     t = build_target(variant(tmp_path, 'class_maximum = "0.418"', 'class_maximum = "0.4"'))
     d = decide(t.contract, None, t.check(None, t.parse(seed)))
     assert d.label is Label.ERROR and not d.commits
+
+
+# --- Lean: the rational part of the certificate -----------------------------------------------
+
+def test_rendering_passes_the_refusal_scan_and_names_what_lean_does_not_prove(target, seed_evidence):
+    from mathloop.lean.source import scan
+
+    r = target.lean_render("ab" * 32, seed_evidence)
+    assert scan(r.statement) == () and scan(r.proof) == ()
+    assert all(scan(r.support_text(m)) == () for m in r.support)
+    assert "not derived from P, Q, R and theta in Lean" in r.statement
+
+
+def test_tampered_certificate_is_not_rendered(target, seed_evidence):
+    from mathloop.lean.render import RenderError
+
+    ev = copy.deepcopy(seed_evidence)
+    ev.artifacts["certificate"]["terms"][1]["w"] = "1"
+    with pytest.raises(RenderError, match="re-verify"):
+        target.lean_render("ab" * 32, ev)
+
+
+@pytest.mark.lean
+def test_lean_kernel_checks_the_seed_and_refuses_a_claimed_bound_above_its_certificate(target, seed_evidence):
+    import dataclasses
+
+    from mathloop.lean.commit import check_commit
+
+    assert check_commit(target, "ab" * 32, seed_evidence).status == "checked"
+    inflated = dataclasses.replace(seed_evidence, bounds={"kappa": SEED_KAPPA + F(1, 10**6)})
+    assert check_commit(target, "ab" * 32, inflated).status == "refuted"
+
+
+@pytest.mark.lean
+@pytest.mark.slow
+def test_lean_kernel_checks_the_printed_three_piece_certificate(target):
+    from mathloop.lean.commit import check_commit
+
+    ev = target.check(None, target.parse(printed_payload()))
+    assert check_commit(target, "cd" * 32, ev).status == "checked"
