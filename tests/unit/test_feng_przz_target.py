@@ -216,3 +216,21 @@ def test_lean_kernel_checks_the_printed_three_piece_certificate(target):
 
     ev = target.check(None, target.parse(printed_payload()))
     assert check_commit(target, "cd" * 32, ev).status == "checked"
+
+
+def test_evidence_is_deterministic_apart_from_timings(target, seed, seed_evidence):
+    again = target.check(None, target.parse(seed))
+    assert (again.bounds, again.artifacts, again.precision, again.results) == \
+        (seed_evidence.bounds, seed_evidence.artifacts, seed_evidence.precision, seed_evidence.results)
+
+
+@pytest.mark.slow  # degree 8 everywhere: ~11 s of exact main term
+def test_high_degree_cancellation_raises_the_working_precision_instead_of_crashing(target):
+    from math import comb
+
+    Q = [F(comb(7, i) * (-2) ** i, 2) for i in range(8)]
+    Q[0] += F(1, 2)
+    payload = {"P1": ["0", "1/2"] + ["0"] * 6 + ["1/2"], "P2": ["0"] * 8 + ["1"], "P3": ["0"] * 8 + ["1"],
+               "Q": [fraction_str(x) for x in Q], "R": "13/10"}
+    ev = target.check(None, target.parse(payload))
+    assert ev.artifacts["highprec"]["extra_digits"] > 30 and "kappa" in ev.bounds

@@ -22,7 +22,7 @@ from mathloop.targets.base import CheckerCrash, Target
 from mathloop.targets.evidence import Outcome, assemble
 from mathloop.targets.feng_przz import admissibility, config
 from mathloop.targets.feng_przz.certificate import GRID, TOL_EXP10, build_certificate, verify_certificate
-from mathloop.targets.feng_przz.evaluate import DPS_HIGH, DPS_LOW, certifies, crosscheck, kappa_ball
+from mathloop.targets.feng_przz.evaluate import DPS_HIGH, DPS_LOW, certifies, crosscheck, extra_digits, kappa_ball
 from mathloop.targets.feng_przz.main_term import main_term
 from mathloop.targets.feng_przz.schema import Candidate, parse_payload, spec
 from mathloop.targets.levinson_conrey.config import validate_bound
@@ -101,7 +101,7 @@ class FengPrzz(Target):
         bounds: dict[str, Fraction] = {}
         artifacts: dict[str, Any] = {}
         precision: dict[str, Any] = {"grid": fraction_str(GRID), "main_term": "exact rationals",
-                                     "arb_prec_bits": ARB_PREC, "taylor_tolerance": f"1e-{TOL_EXP10}",
+                                     "arb_prec_bits_min": ARB_PREC, "taylor_tolerance": f"1e-{TOL_EXP10}",
                                      "mpmath_dps": [DPS_LOW, DPS_HIGH]}
         if fails:
             why = ("not admissible: " + ", ".join(fails),)
@@ -126,22 +126,24 @@ class FengPrzz(Target):
         t1 = time.perf_counter()
         hp = crosscheck(c, cand.R)
         t2 = time.perf_counter()
+        prec = ARB_PREC + 4 * extra_digits(c)  # bits: the cancellation in Σ w·e^x, as for mpmath
         timings.update(main_term=t1 - t0, crosscheck=t2 - t1)
         if hp.agree_digits < AGREE_DIGITS:
-            raise CheckerCrash(f"cross-check: c at {DPS_LOW} and {DPS_HIGH} digits agree on {hp.agree_digits} digits only")
-        artifacts["highprec"] = {"c": hp.c_high, "kappa": hp.kappa_high, "agree_digits": hp.agree_digits}
+            raise CheckerCrash(f"cross-check: c at {DPS_LOW}+ and {DPS_HIGH}+ digits agree on {hp.agree_digits} digits only")
+        artifacts["highprec"] = {"c": hp.c_high, "kappa": hp.kappa_high, "agree_digits": hp.agree_digits,
+                                 "extra_digits": extra_digits(c), "arb_prec_bits": prec}
         with mpmath.workdps(DPS_HIGH):
             c_hi = mpmath.mpf(hp.c_high)
             if c_hi <= 0:
                 return None, f"c = {hp.c_high} is not positive: log c undefined"
             grid_floor = int(mpmath.floor(mpmath.mpf(hp.kappa_high) / (mpmath.mpf(GRID.numerator) / GRID.denominator)))
         try:
-            artifacts["arb_kappa"] = kappa_ball(c, cand.R, ARB_PREC).str(30, radius=True)
+            artifacts["arb_kappa"] = kappa_ball(c, cand.R, prec).str(30, radius=True)
         except ValueError as e:
             return None, f"Arb: {e}"
         for step in range(GRID_RETRIES):
             k0 = (grid_floor - step) * GRID
-            if not certifies(c, cand.R, k0, ARB_PREC):
+            if not certifies(c, cand.R, k0, prec):
                 continue
             cert = build_certificate(cand, s.pieces, s.theta, c, k0)
             if cert is not None:
