@@ -48,6 +48,7 @@ class FengPrzz(Target):
     }
     required_obligations: ClassVar[tuple[Required, ...]] = (
         Required("levinson-method", Kind.HYPOTHESIS),
+        Required("conrey-mean-value", Kind.HYPOTHESIS),
         Required("przz-mean-value", Kind.HYPOTHESIS),
         Required("P", Kind.INPUT, "input-p"),
         Required("Q", Kind.INPUT, "input-q"),
