@@ -13,9 +13,11 @@ from typing import Callable
 
 from mathloop.domain import fraction_str
 from mathloop.targets.feng_przz.schema import Candidate
-from mathloop.targets.polynomial import evaluate, reflect
+from mathloop.targets.levinson_conrey.admissibility import q_at_zero, q_symmetric, r_positive, theta_admissible
+from mathloop.targets.polynomial import evaluate
 
 Check = Callable[[Candidate, Fraction, Fraction], "str | None"]
+# Q(0) = 1, Q symmetric, R > 0 and 0 < θ < theta_sup read only c.Q, c.R and θ: levinson-conrey's checks serve as they are.
 
 
 def p_at_zero(c: Candidate, theta: Fraction, theta_sup: Fraction) -> str | None:
@@ -26,29 +28,6 @@ def p_at_zero(c: Candidate, theta: Fraction, theta_sup: Fraction) -> str | None:
 def p1_at_one(c: Candidate, theta: Fraction, theta_sup: Fraction) -> str | None:
     v = evaluate(c.P[0], Fraction(1))
     return None if v == 1 else f"P1(1) = {fraction_str(v)}, must be 1"
-
-
-def q_at_zero(c: Candidate, theta: Fraction, theta_sup: Fraction) -> str | None:
-    return None if c.Q[0] == 1 else f"Q(0) = {fraction_str(c.Q[0])}, must be 1"
-
-
-def q_symmetric(c: Candidate, theta: Fraction, theta_sup: Fraction) -> str | None:
-    s = [x + y for x, y in zip(c.Q, reflect(c.Q))]
-    bad = [(k, v) for k, v in enumerate(s) if k >= 1 and v != 0]
-    if not bad:
-        return None
-    k, v = bad[0]
-    return f"Q(x)+Q(1-x) is not constant: its coefficient of x^{k} is {fraction_str(v)}"
-
-
-def r_positive(c: Candidate, theta: Fraction, theta_sup: Fraction) -> str | None:
-    return None if c.R > 0 else f"R = {fraction_str(c.R)}, must be > 0"
-
-
-def theta_admissible(c: Candidate, theta: Fraction, theta_sup: Fraction) -> str | None:
-    if 0 < theta < theta_sup:
-        return None
-    return f"θ = {fraction_str(theta)} is not in (0, {fraction_str(theta_sup)})"
 
 
 CONDITIONS: dict[str, Check] = {
