@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Sequence
+from typing import Callable, Sequence
 
 import mpmath
 
@@ -42,10 +42,13 @@ def q_basis(dQ: int) -> list[tuple[int, ...]]:
 
 
 class QuadForm:
-    """T_mn[a][b] for one (pieces, degrees, deg Q, R, θ); see the module docstring."""
+    """T_mn[a][b] for one (pieces, degrees, deg Q, R, θ); see the module docstring.
+
+    `deadline_check` is called before each pair series (it raises to abandon the build).
+    """
 
     def __init__(self, pieces: Sequence[int], degrees: Sequence[int], dQ: int, R: Fraction, theta: Fraction,
-                 deadline_check=None) -> None:
+                 deadline_check: Callable[[], None] | None = None) -> None:
         self.pieces, self.degrees, self.dQ, self.R = tuple(pieces), tuple(degrees), dQ, R
         self.basis = basis(degrees)
         n = len(self.basis)
