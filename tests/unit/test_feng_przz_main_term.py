@@ -118,7 +118,7 @@ def _with_coeff(pieces, i, j, delta):
     return out
 
 
-@pytest.mark.parametrize("i,j", [(1, 2), (2, 1)])
+@pytest.mark.parametrize("i,j", [pytest.param(1, 2, marks=pytest.mark.slow), (2, 1)])  # (1, 2): ~3 s
 def test_gate_c_perturbing_a_coefficient_moves_c_as_the_quadratic_cross_check_predicts(i, j):
     # c is a quadratic form in the coefficients of the P's: from the high-precision values at ±h,
     # c(p + δ) = c(p) + δ·(c₊ − c₋)/(2h) + δ²·(c₊ + c₋ − 2c)/(2h²) exactly

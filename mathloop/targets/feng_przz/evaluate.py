@@ -80,10 +80,25 @@ def _c_mp(c: ExpSum, dps: int) -> mpmath.mpf:
         return +mpmath.fsum(_mp(w) * mpmath.exp(_mp(e)) for e, w in c.terms)
 
 
+def extra_digits(c: ExpSum) -> int:
+    """Return decimal digits that cancellation in Σ w·e^x can cost when c >= 1/10: log10 of the largest |w|·e^x, + 2.
+
+    Integers only (e^x < 2^{2x} since log2(e) < 2), so the working precisions are deterministic.
+    """
+    bits = 0
+    for x, w in c.terms:
+        if w:
+            wb = abs(w.numerator).bit_length() - w.denominator.bit_length() + 1
+            xb = 2 * -((-x.numerator) // x.denominator) if x > 0 else 0
+            bits = max(bits, wb + xb)
+    return bits * 30103 // 100000 + 2
+
+
 def crosscheck(c: ExpSum, R: Fraction) -> CrossCheck:
-    """Return c at DPS_LOW and DPS_HIGH digits and how many significant digits they share."""
-    lo, hi = _c_mp(c, DPS_LOW), _c_mp(c, DPS_HIGH)
-    with mpmath.workdps(DPS_HIGH):
+    """Return c at DPS_LOW and DPS_HIGH digits (each raised by `extra_digits`) and the significant digits they share."""
+    extra = extra_digits(c)
+    lo, hi = _c_mp(c, DPS_LOW + extra), _c_mp(c, DPS_HIGH + extra)
+    with mpmath.workdps(DPS_HIGH + extra):
         diff = abs(lo - hi)
         agree = DPS_HIGH if diff == 0 else int(mpmath.floor(-mpmath.log10(diff / abs(hi))))
         kappa = 1 - mpmath.log(hi) / _mp(R)

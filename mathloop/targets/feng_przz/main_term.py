@@ -52,28 +52,43 @@ def _F(P1: Poly, P2: Poly, l1: int, l2: int, theta: Fraction, sx, sy, deg: int) 
     return {k: v / scale for k, v in out.items()}
 
 
-def pair_main_term(P1: Poly, P2: Poly, l1: int, l2: int, Q: Poly, R: Fraction, theta: Fraction) -> ExpSum:
-    """Return c_{ℓ₁ℓ₂} = Q(−∂_A)Q(−∂_B)M_{ℓ₁ℓ₂} at A = B = −R (P₁ on the ψ side, P₂ on ψ̄).
+def pair_series(P1: Poly, P2: Poly, l1: int, l2: int, deg: int, R: Fraction, theta: Fraction) -> Series:
+    """Return M_{ℓ₁ℓ₂} around A = B = −R as {(a, b, c₀): v} (coefficient of α^a β^b e^{c₀}), truncated at deg.
+
+    c_{ℓ₁ℓ₂} = Σ Q_a Q_b (−1)^{a+b} a! b! v e^{c₀} for any Q of degree <= deg (`apply_q`), so the
+    series serves every Q at once (the proposer's quadratic form in Q).
 
     Raises:
         ValueError: R or θ not positive.
     """
     if R <= 0 or theta <= 0:
         raise ValueError("main term needs R > 0 and θ > 0")
-    deg = max(len(Q) - 1, 0)
     # F(A, B): X-side shift B = −R + β, Y-side A = −R + α;  F(−B, −A): X-side −A = R − α, Y-side −B = R − β
     F1 = _F(P1, P2, l1, l2, theta, (-R, 1, 1), (-R, 0, 1), deg)
     F2 = _F(P1, P2, l1, l2, theta, (R, 0, -1), (R, 1, -1), deg)
     num = dict(F1)
     for key, v in series_mul(exp_neg_ab(R, deg), F2, deg).items():
         _add(num, key, -v)
-    M = series_mul(num, inv_a_plus_b(R, deg), deg)
+    return series_mul(num, inv_a_plus_b(R, deg), deg)
+
+
+def apply_q(M: Series, Q: Poly) -> ExpSum:
+    """Return Q(−∂_A)Q(−∂_B)M at the evaluation point, as an exact ExpSum."""
     out: dict[Fraction, Fraction] = {}
     for (a, b, c0), v in M.items():
         if a < len(Q) and b < len(Q):
             w = Q[a] * Q[b] * (-1) ** (a + b) * math.factorial(a) * math.factorial(b)
             _add(out, c0, w * v)
     return ExpSum(tuple(sorted(out.items())))
+
+
+def pair_main_term(P1: Poly, P2: Poly, l1: int, l2: int, Q: Poly, R: Fraction, theta: Fraction) -> ExpSum:
+    """Return c_{ℓ₁ℓ₂} = Q(−∂_A)Q(−∂_B)M_{ℓ₁ℓ₂} at A = B = −R (P₁ on the ψ side, P₂ on ψ̄).
+
+    Raises:
+        ValueError: R or θ not positive.
+    """
+    return apply_q(pair_series(P1, P2, l1, l2, max(len(Q) - 1, 0), R, theta), Q)
 
 
 def main_term(pieces: Sequence[tuple[int, Poly]], Q: Poly, R: Fraction, theta: Fraction) -> ExpSum:
