@@ -14,7 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = {"critical-line-zeros", "levinson", "levinson-conrey", "pair-correlation", "pair-correlation-rh",
-           "sidon-autocorrelation", "erdos-minimum-overlap", "shannon-capacity-c7"}
+           "sidon-autocorrelation", "erdos-minimum-overlap", "shannon-capacity-c7", "feng-przz"}
 
 
 def _run(*args: str, cwd: Path, timeout: float = 900) -> subprocess.CompletedProcess:

@@ -173,7 +173,7 @@ def test_two_piece_contract_is_accepted_and_certifies_its_seed(tmp_path):
 
 
 def test_certificate_above_the_class_maximum_is_a_checker_bug(tmp_path, seed):
-    t = build_target(variant(tmp_path, 'class_maximum = "0.418"', 'class_maximum = "0.4"'))
+    t = build_target(variant(tmp_path, 'class_maximum = "0.417293963"', 'class_maximum = "0.4"'))
     d = decide(t.contract, None, t.check(None, t.parse(seed)))
     assert d.label is Label.ERROR and not d.commits
 
