@@ -19,7 +19,7 @@ from typing import Any, Callable, Mapping
 from mathloop.propose.base import Context, Proposal, StopSession, payload_sha
 from mathloop.propose.chat import ChatEndpoint, ChatReply, RequestFailed, RetryPolicy, check_base_url
 from mathloop.propose.extract import MAX_REPLY_CHARS, NotJSON, extract_json
-from mathloop.propose.prompt import build_messages
+from mathloop.propose.prompt import _json_text, build_messages, template
 from mathloop.propose.redact import Redactor
 from mathloop.propose.response_format import MODES, FormatNegotiation
 from mathloop.propose.schemas import candidate_schema, schema_keys
@@ -51,6 +51,8 @@ class OpenAIOptions:
         raw_response_chars: cap on the raw reply kept in Proposal.meta.
         max_reply_chars: replies longer than this are malformed without parsing.
         max_body_bytes: cap on each HTTP reply body, raw and inflated (a larger one is a failed attempt).
+        repeat_retries: extra requests per round when replies repeat a stored candidate (the model is asked
+            again, told which candidate it repeated; the repeats themselves are returned and recorded, not checked).
     """
 
     model: str
@@ -70,6 +72,7 @@ class OpenAIOptions:
     raw_response_chars: int = 16_384
     max_reply_chars: int = MAX_REPLY_CHARS
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    repeat_retries: int = 2
 
     def __post_init__(self) -> None:
         if not self.model.strip():
@@ -77,8 +80,8 @@ class OpenAIOptions:
         for name in ("samples", "max_tokens", "concurrency", "max_consecutive_failures", "max_body_bytes"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name}: must be >= 1, got {getattr(self, name)}")
-        if self.max_retries < 0 or self.rejections_in_prompt < 0:
-            raise ValueError("max_retries and rejections_in_prompt must be >= 0")
+        if self.max_retries < 0 or self.rejections_in_prompt < 0 or self.repeat_retries < 0:
+            raise ValueError("max_retries, rejections_in_prompt and repeat_retries must be >= 0")
         if not self.request_timeout > 0:
             raise ValueError(f"request_timeout: must be > 0, got {self.request_timeout}")
         if self.max_tokens_total is not None and self.max_tokens_total < 1:
@@ -160,7 +163,7 @@ class OpenAIProposer:
             proposals = [o for o in outcomes if isinstance(o, Proposal)]
             if proposals:
                 self._consecutive_failures = 0
-                return proposals
+                return self._ask_again_on_repeats(proposals, messages, ctx)
             if self._budget_spent():
                 raise self._budget_stop()
             if ctx.deadline is not None and time.monotonic() >= ctx.deadline:
@@ -176,6 +179,29 @@ class OpenAIProposer:
                 raise StopSession(self.endpoint.redact(
                     f"endpoint gave no usable reply in {self._consecutive_failures} consecutive rounds "
                     f"(model {self.options.model}); last error: {last}"))
+
+    def _ask_again_on_repeats(self, proposals: list[Proposal], messages: list[dict[str, str]],
+                               ctx: Context) -> list[Proposal]:
+        """Return the round's proposals plus, for each exact repeat of a stored candidate (or of one earlier in the
+        round), one more reply asked with a note naming what was repeated; at most `repeat_retries` extra requests."""
+        seen, out, extra = set(ctx.seen), list(proposals), 0
+        pending = [p for p in proposals if p.malformed is None and not _fresh(p, seen)]
+        while pending and extra < self.options.repeat_retries and not self._budget_spent():
+            if ctx.deadline is not None and time.monotonic() >= ctx.deadline:
+                break
+            repeated = pending.pop(0)
+            note = template("repeat.md").substitute(payload=_json_text(repeated.payload, 400))
+            with self._lock:
+                seq, self._issued = self._issued, self._issued + 1
+            again = self._one([*messages, {"role": "user", "content": note.strip()}], seq, ctx)
+            extra += 1
+            if isinstance(again, Proposal):
+                again = Proposal(again.payload, again.proposer, {**again.meta, "asked_again_after_repeat": True},
+                                 again.malformed, again.expects_state)
+                out.append(again)
+                if again.malformed is None and not _fresh(again, seen):
+                    pending.append(again)
+        return out
 
     def _round(self, messages: list[dict[str, str]], n: int, first: int, ctx: Context) -> list[Any]:
         """Return, per request of a round, a Proposal, a RequestFailed, or None (skipped: budget)."""
@@ -278,6 +304,15 @@ class OpenAIProposer:
         meta["polish"] = "polished"
         meta["polished_payload"] = polished
         return polished
+
+
+def _fresh(p: Proposal, seen: set[str]) -> bool:
+    """Return whether a proposal's payload is new to `seen` (and add it)."""
+    sha = payload_sha(p.payload)
+    if sha in seen:
+        return False
+    seen.add(sha)
+    return True
 
 
 def build_openai_proposer(contract: Any, target: Any, options: OpenAIOptions, *, polish_seed: int | None = None,
