@@ -21,7 +21,7 @@ def test_a_reply_repeating_a_stored_candidate_is_asked_again_with_a_note_naming_
         ctx = type(ctx)(ctx.contract, ctx.head, ctx.open_obligations, ctx.rejections,
                         frozenset({__import__("mathloop.domain", fromlist=["payload_sha"]).payload_sha(GOOD)}),
                         ctx.round, 1)
-        out = proposer(srv).propose(ctx)
+        out = proposer(srv, repeat_retries=2).propose(ctx)
     assert [p.payload for p in out] == [GOOD, other]
     assert out[1].meta["asked_again_after_repeat"] is True
     assert "repeated a candidate that is already in the memory" in srv.requests[1]["body"]["messages"][-1]["content"]
