@@ -19,6 +19,7 @@ from typing import Any, Callable, Mapping
 from mathloop.propose.base import Context, Proposal, StopSession, payload_sha
 from mathloop.propose.chat import ChatEndpoint, ChatReply, RequestFailed, RetryPolicy, check_base_url
 from mathloop.propose.extract import MAX_REPLY_CHARS, NotJSON, extract_json
+from mathloop.propose.origin import origin_meta
 from mathloop.propose.prompt import _json_text, build_messages, template
 from mathloop.propose.redact import Redactor
 from mathloop.propose.response_format import MODES, FormatNegotiation
@@ -278,10 +279,12 @@ class OpenAIProposer:
                 claims["extra_keys"] = extra
         if claims:
             meta["claims"] = claims
+        model_payload = payload
         if self.polish_seed is not None and ctx.deadline is not None and time.monotonic() >= ctx.deadline:
             meta["polish"] = "skipped: session time limit reached"
         elif self.polish_seed is not None:
             payload = self._polish(payload, seq, meta)
+        meta["origin"] = origin_meta(model_payload, payload, "local" if meta.get("polish") == "polished" else None)
         meta["seen_before"] = payload_sha(payload) in ctx.seen
         return Proposal(payload, self.name, meta)
 

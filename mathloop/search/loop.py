@@ -228,18 +228,18 @@ class Session:
 
 
 def _mark_repeats(proposals: list[Proposal], seen: set[str]) -> list[Proposal]:
-    """Return the round's proposals, fresh ones first, each exact repeat of a stored (or earlier in this round)
-    payload flagged with `meta.repeat_of` = its payload sha256 so that it is recorded, not checked."""
-    fresh, repeats, here = [], [], set()
+    """Return the round's proposals in their order, each exact repeat of a stored (or earlier in this round) payload
+    flagged with `meta.repeat_of` = its payload sha256, so that it is recorded, not checked."""
+    out, here = [], set()
     for p in proposals:
         if p.malformed is not None:
-            fresh.append(p)
+            out.append(p)
             continue
         sha = payload_sha(p.payload)
         if sha in seen or sha in here:
-            repeats.append(Proposal(p.payload, p.proposer, {**p.meta, "repeat_of": sha}, None, p.expects_state))
+            out.append(Proposal(p.payload, p.proposer, {**p.meta, "repeat_of": sha}, None, p.expects_state))
         else:
             here.add(sha)
             meta = {k: v for k, v in p.meta.items() if k != "repeat_of"}  # only the loop decides what is a repeat
-            fresh.append(p if meta.keys() == p.meta.keys() else Proposal(p.payload, p.proposer, meta, None, p.expects_state))
-    return fresh + repeats
+            out.append(p if meta.keys() == p.meta.keys() else Proposal(p.payload, p.proposer, meta, None, p.expects_state))
+    return out
