@@ -1,0 +1,90 @@
+"""Rules by construction: every reply of a target's proposal form maps exactly to a candidate meeting its side
+conditions (should-prove), and replies off the form are malformed with the field and reason (should-refuse)."""
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from mathloop.targets import build_target, load_contract
+from mathloop.targets.base import Malformed
+from mathloop.targets.levinson_conrey import admissibility
+from mathloop.targets.levinson_conrey.form import expand
+from mathloop.targets.polynomial import evaluate
+
+LC = build_target(load_contract("levinson-conrey"))
+FORM = LC.proposal_form()
+
+
+def replies(form):
+    """Return a hypothesis strategy of replies drawn from the form's own JSON schema (patterns, lengths)."""
+    props = form.schema["properties"]
+
+    def field(s):
+        if s["type"] == "array":
+            return st.lists(st.from_regex(s["items"]["pattern"], fullmatch=True), min_size=s["minItems"],
+                            max_size=s["maxItems"])
+        return st.from_regex(s["pattern"], fullmatch=True)
+
+    return st.fixed_dictionaries({k: field(v) for k, v in props.items()})
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(replies(FORM))
+def test_every_levinson_reply_of_the_schema_maps_to_an_admissible_candidate(reply):
+    payload = FORM.to_payload(reply)
+    c = LC.parse(payload)  # within the contract's limits
+    fails = admissibility.failures(c, Fraction(4, 7) - Fraction(1, 100), Fraction(4, 7))
+    assert not fails, fails  # P(0) = 0, P(1) = 1, Q(0) = 1, Q symmetric, R > 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(replies(FORM))
+def test_the_levinson_mapping_is_exact_and_the_head_reads_back(reply):
+    S = tuple(Fraction(v) for v in reply["S"])
+    T = tuple(Fraction(v) for v in reply["T"])
+    P, Q = expand(S, T)
+    for x in (Fraction(1, 3), Fraction(2, 7), Fraction(5, 4)):
+        assert evaluate(P, x) == x + x * (1 - x) * sum(s * x**k for k, s in enumerate(S))
+        assert evaluate(Q, x) == 1 - sum(T) + sum(t * (1 - 2 * x) ** (2 * k + 1) for k, t in enumerate(T))
+    back = FORM.from_payload(FORM.to_payload(reply))
+    assert FORM.to_payload(back) == FORM.to_payload(reply)  # decimals of <= 6 places read back exactly
+
+
+def test_the_largest_levinson_reply_stays_within_the_shipped_limits():
+    big = {"S": ["-99.999999", "99.999999"] * 5 + ["-99.999999"], "T": ["99.999999", "-99.999999"] * 3,
+           "R": "9.999999"}
+    LC.parse(FORM.to_payload(big))
+
+
+def test_the_seed_is_s_zero_t_half():
+    assert FORM.from_payload({"P": ["0", "1"], "Q": ["1", "-1"], "R": "13/10"}) == {"S": ["0"], "T": ["0.5"], "R": "1.3"}
+
+
+@pytest.mark.parametrize("reply, field", [
+    ({"S": ["1/3"], "T": ["0.5"], "R": "1"}, "S[0]"),
+    ({"S": ["0"], "T": ["0.5"], "R": "0"}, "R"),
+    ({"S": ["0"], "T": ["0.5"], "R": "-1"}, "R"),
+    ({"S": ["0"], "T": ["0.5"], "R": "12"}, "R"),
+    ({"S": [], "T": ["0.5"], "R": "1"}, "S"),
+    ({"S": ["0"] * 12, "T": ["0.5"], "R": "1"}, "S"),
+    ({"S": ["0"], "T": ["0.5"] * 7, "R": "1"}, "T"),
+    ({"S": ["0"], "T": ["0.5"], "R": "1", "P": ["0", "1"]}, "P"),
+    ({"S": ["0"], "R": "1"}, "T"),
+    ({"S": ["0"], "T": [0.5], "R": "1"}, "T[0]"),
+    ({"S": ["0.1234567"], "T": ["0.5"], "R": "1"}, "S[0]"),
+])
+def test_levinson_replies_off_the_form_are_malformed_naming_the_field(reply, field):
+    with pytest.raises(Malformed) as e:
+        FORM.to_payload(reply)
+    assert str(e.value).startswith(field + ":"), str(e.value)
+
+
+def test_a_head_without_the_form_has_no_form_view():
+    assert FORM.from_payload({"P": ["1", "1"], "Q": ["1", "-1"], "R": "1"}) is None  # P(0) != 0
+    assert FORM.from_payload({"P": ["0", "1"], "Q": ["1", "-1", "1"], "R": "1"}) is None  # Q not symmetric
+
+
+def test_targets_without_a_form_offer_the_identity():
+    form = build_target(load_contract("pair-correlation")).proposal_form()
+    assert form.identity and form.to_payload({"a": 1}) == {"a": 1}
