@@ -25,7 +25,7 @@ from mathloop.env.prompting import messages_at
 from mathloop.env.rewards import RewardTable, certified_gain
 from mathloop.propose.base import Head
 from mathloop.propose.origin import credit
-from mathloop.propose.schemas import candidate_schema
+from mathloop.propose.schemas import ReplyReader
 from mathloop.store.repository import CandidateRecord, Repository
 from mathloop.targets import build_target
 
@@ -76,13 +76,13 @@ def _completion(c: CandidateRecord) -> str:
 def rows(contract: Contract, repo: Repository, rewards: RewardTable | None = None) -> Iterator[dict[str, Any]]:
     """Yield one dataset row per candidate of the lineage, oldest first."""
     rewards = rewards or RewardTable()
-    schema_ = candidate_schema(contract, build_target(contract))
+    reader = ReplyReader(contract, build_target(contract))  # the prompt in the target's proposal form, as sent
     heads: dict[str, Head] = {c.hash: c.as_head() for c in repo.commits(contract.sha256)}
     prompts: dict[str | None, list[dict[str, str]]] = {}
     for c in repo.candidates(contract.sha256):
         head = heads.get(c.head_commit) if c.head_commit else None
         if c.head_commit not in prompts:
-            prompts[c.head_commit] = messages_at(contract, schema_, head)
+            prompts[c.head_commit] = messages_at(contract, reader.schema, head, form=reader.form)
         label = Label(c.label)
         gain = 0
         if c.evidence is not None and head is not None and label in (Label.CORRECT, Label.PROGRESS):

@@ -23,7 +23,7 @@ from mathloop.propose.origin import origin_meta
 from mathloop.propose.prompt import _json_text, build_messages, template
 from mathloop.propose.redact import Redactor
 from mathloop.propose.response_format import MODES, FormatNegotiation
-from mathloop.propose.schemas import candidate_schema, schema_keys
+from mathloop.propose.schemas import ReplyReader, schema_keys
 from mathloop.propose.transport import DEFAULT_MAX_BODY_BYTES
 
 # Placeholder key for local servers that ignore authentication (llama.cpp, vLLM without --api-key).
@@ -110,11 +110,15 @@ class OpenAIProposer:
     """Proposes candidates by asking a chat model; see the module docstring."""
 
     def __init__(self, contract: Any, target: Any, options: OpenAIOptions, endpoint: ChatEndpoint, *,
-                 schema: Mapping[str, Any], polish_seed: int | None = None) -> None:
+                 schema: Mapping[str, Any], polish_seed: int | None = None, form: Any = None) -> None:
         self.contract, self.target, self.options, self.endpoint = contract, target, options, endpoint
         self.schema, self.polish_seed = dict(schema), polish_seed
+        self.form = form  # the target's proposal form (None or identity: the reply is the payload), for the prompt
         self.name = f"{'openai+local' if polish_seed is not None else 'openai'}:{options.model}"
         self._allowed_keys = schema_keys(self.schema)
+        self.reader = ReplyReader(contract, target)
+        if self.reader.form is not None and self._allowed_keys is not None and self.reader.full_keys is not None:
+            self._allowed_keys = self._allowed_keys | self.reader.full_keys  # a full payload is a reply as before
         self._lock = threading.Lock()
         self._prompt_tokens = self._completion_tokens = 0
         self._requests = self._replies = self._failed = 0
@@ -155,7 +159,7 @@ class OpenAIProposer:
         """
         if self._budget_spent():
             raise self._budget_stop()
-        messages = build_messages(ctx, self.schema, rejections=self._rejections_shown)
+        messages = build_messages(ctx, self.schema, rejections=self._rejections_shown, form=self.form)
         n = max(1, min(self.options.samples, ctx.samples)) if ctx.samples else self.options.samples
         while True:
             with self._lock:
@@ -172,7 +176,7 @@ class OpenAIProposer:
             if self._rejections_shown > 0 and any(getattr(o, "context_overflow", False) for o in outcomes):
                 # The negative examples made the prompt too long for this model: show fewer, same round.
                 self._rejections_shown //= 2
-                messages = build_messages(ctx, self.schema, rejections=self._rejections_shown)
+                messages = build_messages(ctx, self.schema, rejections=self._rejections_shown, form=self.form)
                 continue
             self._consecutive_failures += 1
             if self._consecutive_failures >= self.options.max_consecutive_failures:
@@ -279,6 +283,14 @@ class OpenAIProposer:
                 claims["extra_keys"] = extra
         if claims:
             meta["claims"] = claims
+        try:
+            mapped, by_form = self.reader.payload(payload)
+        except ValueError as e:
+            meta["form"], meta["model_reply"] = self.reader.form.name, payload
+            return Proposal(payload, self.name, meta, malformed=str(e))
+        if by_form:
+            meta["form"], meta["model_reply"] = self.reader.form.name, payload  # the stored payload: the full candidate
+        payload = mapped
         model_payload = payload
         if self.polish_seed is not None and ctx.deadline is not None and time.monotonic() >= ctx.deadline:
             meta["polish"] = "skipped: session time limit reached"
@@ -332,11 +344,12 @@ def build_openai_proposer(contract: Any, target: Any, options: OpenAIOptions, *,
     if base_url is not None:
         check_base_url(base_url)
     env_key = os.environ.get("OPENAI_API_KEY") or None
-    schema = candidate_schema(contract, target)
+    reader = ReplyReader(contract, target)
+    schema, form = reader.schema, reader.form
     endpoint = ChatEndpoint(
         model=options.model, base_url=base_url, api_key=env_key or NO_KEY, timeout=options.request_timeout,
         schema=schema, retry=RetryPolicy(options.max_retries, options.backoff_s, options.backoff_max_s),
         formats=FormatNegotiation(options.first_format), redact=Redactor(env_key), sleep=sleep,
         max_body_bytes=options.max_body_bytes,
     )
-    return OpenAIProposer(contract, target, options, endpoint, schema=schema, polish_seed=polish_seed)
+    return OpenAIProposer(contract, target, options, endpoint, schema=schema, polish_seed=polish_seed, form=form)
