@@ -56,13 +56,14 @@ class Decimal:
     int_digits: int = 2
     places: int = 6
     positive: bool = False
+    signed: bool = True  # False: no minus sign (values >= 0)
 
     @property
     def pattern(self) -> str:
         i, p = self.int_digits, self.places
         if self.positive:  # one integer digit: 1-9 with places, or 0.0...0d... with a non-zero digit
             return f"^([1-9]([.][0-9]{{1,{2 * p - 1}}})?|0[.]0{{0,{p - 1}}}[1-9][0-9]{{0,{p - 1}}})$"
-        return f"^-?[0-9]{{1,{i}}}([.][0-9]{{1,{p}}})?$"
+        return f"^{'-?' if self.signed else ''}[0-9]{{1,{i}}}([.][0-9]{{1,{p}}})?$"
 
     def schema(self) -> dict[str, Any]:
         return {"type": "string", "pattern": self.pattern, "maxLength": self.int_digits + 2 * self.places + 1}
@@ -72,7 +73,7 @@ class Decimal:
         if not isinstance(value, str):
             raise Malformed(f"{field}: must be a decimal string, got {type(value).__name__}")
         if not re.fullmatch(self.pattern, value):
-            sign = "a positive" if self.positive else "a"
+            sign = "a positive" if self.positive else "a" if self.signed else "a non-negative"
             raise Malformed(f"{field}: must be {sign} decimal with at most {self.int_digits} integer digits and "
                             f"{self.places} places (e.g. \"0.25\"), got {value[:24]!r}")
         q = Fraction(value)

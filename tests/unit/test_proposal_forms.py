@@ -88,3 +88,36 @@ def test_a_head_without_the_form_has_no_form_view():
 def test_targets_without_a_form_offer_the_identity():
     form = build_target(load_contract("pair-correlation")).proposal_form()
     assert form.identity and form.to_payload({"a": 1}) == {"a": 1}
+
+
+PC = build_target(load_contract("pair-correlation-rh"))
+PC_FORM = PC.proposal_form()
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(replies(PC_FORM))
+def test_every_pair_correlation_reply_of_the_schema_has_the_grid_and_a_nonpositive_tail(reply):
+    from mathloop.targets.pair_correlation_rh.functional import value_at
+
+    c = PC.parse(PC_FORM.to_payload(reply))  # A/h nodes exactly, h and A within the limits
+    assert (c.h, c.A, len(c.nodes)) == (Fraction(1, 5), Fraction(2), 10)
+    assert value_at(c.h, c.nodes, Fraction(1)) <= 0 and all(v <= 0 for j, v in enumerate(c.nodes) if j * c.h >= 1)
+    assert c.nodes == tuple(Fraction(v) for v in reply["body"]) + tuple(-Fraction(v) for v in reply["tail"])
+
+
+def test_the_pair_correlation_seed_reads_back_exactly():
+    seed = dict(PC.contract.seed)
+    assert PC_FORM.to_payload(PC_FORM.from_payload(seed)) == PC.parse(seed).payload()
+
+
+@pytest.mark.parametrize("reply, field", [
+    ({"body": ["1"] * 10, "tail": ["0"] * 5}, "body"),  # ten nodes where the grid has five below 1
+    ({"body": ["1"] * 5, "tail": ["-0.1"] * 5}, "tail[0]"),
+    ({"body": ["1"] * 5, "tail": ["0"] * 4}, "tail"),
+    ({"body": ["1/2"] * 5, "tail": ["0"] * 5}, "body[0]"),
+    ({"nodes": ["1"] * 10}, "nodes"),
+])
+def test_pair_correlation_replies_off_the_form_are_malformed_naming_the_field(reply, field):
+    with pytest.raises(Malformed) as e:
+        PC_FORM.to_payload(reply)
+    assert str(e.value).startswith(field + ":"), str(e.value)
