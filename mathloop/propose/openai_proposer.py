@@ -2,7 +2,9 @@
 
 One round = `samples` chat requests (at most `concurrency` in flight). Each reply becomes one
 Proposal: parsed strictly, or marked malformed with the reason. `openai+local` passes each
-parsed payload through the target's local polisher and records both. The session ends with
+parsed payload through the target's local polisher and records both (`meta.origin`). Replies are read in the
+target's proposal form (`schemas.ReplyReader`) and mapped exactly to the full candidate; a reply repeating a
+stored candidate is asked again within the round (`repeat_retries`). The session ends with
 StopSession when the token budget is spent or the endpoint gave nothing usable for
 `max_consecutive_failures` rounds in a row; nothing else escapes from a dead endpoint.
 """
@@ -110,13 +112,13 @@ class OpenAIProposer:
     """Proposes candidates by asking a chat model; see the module docstring."""
 
     def __init__(self, contract: Any, target: Any, options: OpenAIOptions, endpoint: ChatEndpoint, *,
-                 schema: Mapping[str, Any], polish_seed: int | None = None, form: Any = None) -> None:
+                 schema: Mapping[str, Any], polish_seed: int | None = None) -> None:
         self.contract, self.target, self.options, self.endpoint = contract, target, options, endpoint
         self.schema, self.polish_seed = dict(schema), polish_seed
-        self.form = form  # the target's proposal form (None or identity: the reply is the payload), for the prompt
         self.name = f"{'openai+local' if polish_seed is not None else 'openai'}:{options.model}"
         self._allowed_keys = schema_keys(self.schema)
-        self.reader = ReplyReader(contract, target)
+        self.reader = ReplyReader(contract, target)  # the target's proposal form: replies mapped, prompt shown in it
+        self.form = self.reader.form
         if self.reader.form is not None and self._allowed_keys is not None and self.reader.full_keys is not None:
             self._allowed_keys = self._allowed_keys | self.reader.full_keys  # a full payload is a reply as before
         self._lock = threading.Lock()
@@ -344,12 +346,11 @@ def build_openai_proposer(contract: Any, target: Any, options: OpenAIOptions, *,
     if base_url is not None:
         check_base_url(base_url)
     env_key = os.environ.get("OPENAI_API_KEY") or None
-    reader = ReplyReader(contract, target)
-    schema, form = reader.schema, reader.form
+    schema = ReplyReader(contract, target).schema  # the proposal form's schema (the payload's for the identity)
     endpoint = ChatEndpoint(
         model=options.model, base_url=base_url, api_key=env_key or NO_KEY, timeout=options.request_timeout,
         schema=schema, retry=RetryPolicy(options.max_retries, options.backoff_s, options.backoff_max_s),
         formats=FormatNegotiation(options.first_format), redact=Redactor(env_key), sleep=sleep,
         max_body_bytes=options.max_body_bytes,
     )
-    return OpenAIProposer(contract, target, options, endpoint, schema=schema, polish_seed=polish_seed, form=form)
+    return OpenAIProposer(contract, target, options, endpoint, schema=schema, polish_seed=polish_seed)

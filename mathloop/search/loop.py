@@ -205,6 +205,9 @@ class Session:
                     summary.labels[label.value] += 1
                     if observer is not None:
                         observer.candidate(label, head, summary)
+                    if over():
+                        summary.outcome = "time limit"
+                        break
                     continue
                 made = self.made
                 head, label = self.step(head, p, judged, bounds)                          # commit or record
