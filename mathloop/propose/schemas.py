@@ -41,8 +41,11 @@ class ReplyReader:
         self.form = None if form is None or form.identity else form
         self.schema = dict(form.schema) if form is not None else candidate_schema(contract, target)
         self.full_keys = schema_keys(candidate_schema(contract, target)) if self.form is not None else None
+        if self.form is not None and self.full_keys == schema_keys(self.form.schema):
+            self.full_keys = None  # the form restricts the payload's own keys: every reply must follow the form
 
     def is_full_payload(self, reply: Any) -> bool:
+        """Return whether a reply has exactly the full payload's keys (and the form has other keys)."""
         return isinstance(reply, dict) and self.full_keys is not None and set(reply) == self.full_keys
 
     def payload(self, reply: Any) -> tuple[Any, bool]:

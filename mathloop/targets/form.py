@@ -57,16 +57,20 @@ class Decimal:
     places: int = 6
     positive: bool = False
     signed: bool = True  # False: no minus sign (values >= 0)
+    ratio_digits: int = 0  # with `positive`: also "p/q" with 1..ratio_digits digits each, no leading zero
 
     @property
     def pattern(self) -> str:
         i, p = self.int_digits, self.places
         if self.positive:  # one integer digit: 1-9 with places, or 0.0...0d... with a non-zero digit
-            return f"^([1-9]([.][0-9]{{1,{2 * p - 1}}})?|0[.]0{{0,{p - 1}}}[1-9][0-9]{{0,{p - 1}}})$"
+            d = self.ratio_digits
+            ratio = f"|[1-9][0-9]{{0,{d - 1}}}/[1-9][0-9]{{0,{d - 1}}}" if d else ""
+            return f"^([1-9]([.][0-9]{{1,{2 * p - 1}}})?|0[.]0{{0,{p - 1}}}[1-9][0-9]{{0,{p - 1}}}{ratio})$"
         return f"^{'-?' if self.signed else ''}[0-9]{{1,{i}}}([.][0-9]{{1,{p}}})?$"
 
     def schema(self) -> dict[str, Any]:
-        return {"type": "string", "pattern": self.pattern, "maxLength": self.int_digits + 2 * self.places + 1}
+        return {"type": "string", "pattern": self.pattern,
+                "maxLength": max(self.int_digits + 2 * self.places + 1, 2 * self.ratio_digits + 1)}
 
     def parse(self, field: str, value: Any) -> Fraction:
         """Return the exact value. Raises Malformed naming the field and the allowed spelling."""

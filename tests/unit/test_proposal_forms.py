@@ -121,3 +121,32 @@ def test_pair_correlation_replies_off_the_form_are_malformed_naming_the_field(re
     with pytest.raises(Malformed) as e:
         PC_FORM.to_payload(reply)
     assert str(e.value).startswith(field + ":"), str(e.value)
+
+
+SIDON = build_target(load_contract("sidon-autocorrelation"))
+SIDON_FORM = SIDON.proposal_form()
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(replies(SIDON_FORM))
+def test_every_sidon_reply_of_the_schema_is_a_nonnegative_step_function_with_positive_integral(reply):
+    steps = SIDON.parse(SIDON_FORM.to_payload(reply))
+    assert SIDON.admissibility(steps) is None
+    assert steps.heights == tuple(Fraction(h) for h in reply["heights"])  # exact, the identity on values
+
+
+def test_the_sidon_seed_reads_back():
+    assert SIDON_FORM.from_payload(dict(SIDON.contract.seed)) == {"heights": ["1"]}
+
+
+@pytest.mark.parametrize("reply, field", [
+    ({"heights": ["0"]}, "heights[0]"),
+    ({"heights": ["1", "-0.5"]}, "heights[1]"),
+    ({"heights": ["10"]}, "heights[0]"),
+    ({"heights": []}, "heights"),
+    ({"heights": ["1"] * 65}, "heights"),
+])
+def test_sidon_replies_off_the_form_are_malformed_naming_the_field(reply, field):
+    with pytest.raises(Malformed) as e:
+        SIDON_FORM.to_payload(reply)
+    assert str(e.value).startswith(field + ":"), str(e.value)

@@ -60,3 +60,17 @@ def test_the_prompt_shows_the_head_and_a_history_table_in_the_form_most_informat
     lines = [line for line in user.splitlines() if line.startswith("- regression:") or line.startswith("- malformed:")]
     assert lines[0].startswith('- regression: {"R": "2.875", "S": ["0"], "T": ["0.5"]} -> kappa 0.2011')
     assert lines[1].startswith("- malformed:")
+
+
+def test_a_form_with_the_payloads_own_keys_judges_every_reply():
+    contract = load_contract("sidon-autocorrelation")
+    opts = OpenAIOptions(model="m", base_url="http://127.0.0.1:9/v1", samples=1, repeat_retries=0)
+    prop = build_openai_proposer(contract, build_target(contract), opts)
+    assert prop.reader.payload({"heights": ["1", "1/2"]}) == ({"heights": ["1", "1/2"]}, True)
+    for bad in (["0", "1"], ["-1"], ["2/0"]):
+        try:
+            prop.reader.payload({"heights": bad})
+        except ValueError as e:
+            assert str(e).startswith("reply off the form (sidon positive heights): heights[0]:")
+        else:
+            raise AssertionError(f"{bad} accepted")
