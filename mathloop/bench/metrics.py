@@ -10,6 +10,7 @@ from typing import Any, Mapping, Sequence
 from mathloop.contract import Contract
 from mathloop.domain import Label, canonical_json, decimal_str, fraction_str, sha256_hex
 from mathloop.order import oriented
+from mathloop.propose.origin import credit
 from mathloop.store.repository import CandidateRecord
 
 LABELS = tuple(label.value for label in Label)
@@ -33,6 +34,16 @@ def _tokens(records: Sequence[CandidateRecord]) -> float | None:
     return round(total / len(records), 1)
 
 
+def _by_origin(records: Sequence[CandidateRecord]) -> dict[str, dict[str, int]]:
+    """Return, per credit class (model, model+local, local), its candidates and the commits they made."""
+    out: dict[str, dict[str, int]] = {}
+    for r in records:
+        row = out.setdefault(credit(r.meta), {"candidates": 0, "commits": 0})
+        row["candidates"] += 1
+        row["commits"] += r.commit_hash is not None
+    return dict(sorted(out.items()))
+
+
 def run_row(*, proposer: Mapping[str, Any], contract: Contract, seed: int, records: Sequence[CandidateRecord],
             head_bounds: Mapping[str, Fraction], commits: int, seconds: float, outcome: str) -> dict[str, Any]:
     """Return one result row: candidates, share per label, malformed share, tokens, best bound, time, hash."""
@@ -51,7 +62,9 @@ def run_row(*, proposer: Mapping[str, Any], contract: Contract, seed: int, recor
                                       round_down=k not in specs or specs[k].direction.value == "maximize")
                        for k, v in sorted(head_bounds.items())},
         "best_bound_exact": {k: fraction_str(v) for k, v in sorted(head_bounds.items())},
-        "commits": commits, "wall_time_s": round(seconds, 3), "outcome": outcome,
+        "commits": commits,
+        "by_origin": _by_origin(records),
+        "wall_time_s": round(seconds, 3), "outcome": outcome,
         "evidence_sha256": evidence_sha256(records),
     }
 

@@ -157,14 +157,16 @@ def bench(
 
 def _print(report: dict[str, Any], out_dir: Path) -> None:
     table = Table(title=f"protocol {report['protocol_sha256'][:16]}")
-    for col in ("proposer", "target", "seed", "cands", "progress", "malformed", "tok/cand", "best bound", "s", "evidence"):
+    for col in ("proposer", "target", "seed", "cands", "progress", "malformed", "tok/cand", "best bound", "s", "evidence",
+                "commits by origin"):
         table.add_column(col)
     for r in report["results"]:
         best = ", ".join(f"{k} {v}" for k, v in r["best_bound"].items()) or "none"
         table.add_row(r["proposer"], r["target"], str(r["seed"]), str(r["candidates"]),
                       f"{r['share']['progress'] + r['share']['correct']:.2f}", f"{r['malformed_share']:.2f}",
                       "-" if r["tokens_per_candidate"] is None else str(r["tokens_per_candidate"]), best,
-                      f"{r['wall_time_s']:.1f}", r["evidence_sha256"][:12])
+                      f"{r['wall_time_s']:.1f}", r["evidence_sha256"][:12],
+                      " ".join(f"{k}:{v['commits']}/{v['candidates']}" for k, v in r.get("by_origin", {}).items()))
     console.print(table)
     if report["pairs"]:
         pt = Table(title="paired differences (b − a) per seed")

@@ -203,6 +203,8 @@ def _print_summary(contract: Contract, s: SessionSummary, lineage: str) -> None:
         table.add_row("interrupted", f"{s.interrupted} (checks cut at the time limit: not judged, not recorded)")
     for label, n in sorted(s.labels.items()):
         table.add_row(f"{label} (this session)", str(n))
+    if s.repeats:
+        table.add_row("repeats (in no_progress)", f"{s.repeats} (exact repeats of stored candidates: recorded, not checked)")
     table.add_row("lineage (as status shows)", lineage)
     table.add_row("rests on", hypotheses_line(contract))
     console.print(table)

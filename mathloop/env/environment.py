@@ -31,7 +31,7 @@ from mathloop.env.reference import Reference, StoreCommit, reference_state
 from mathloop.env.rewards import RewardTable, certified_gain
 from mathloop.propose.base import Context, payload_sha
 from mathloop.propose.extract import MAX_REPLY_CHARS, NotJSON, extract_json
-from mathloop.propose.schemas import candidate_schema
+from mathloop.propose.schemas import ReplyReader
 from mathloop.targets import build_target
 
 _CACHE_ENTRIES = 65_536
@@ -115,7 +115,8 @@ class Environment:
         self.contract = target if isinstance(target, Contract) else load_contract(target)
         self.target = build_target(self.contract)
         self.rewards = rewards or RewardTable()
-        self.schema = candidate_schema(self.contract, self.target)
+        self.reader = ReplyReader(self.contract, self.target)  # the target's proposal form, as the model proposer
+        self.schema = self.reader.schema
         self._owns_pool = pool is None
         if pool is None:
             pool = LocalPool(workers, float(timeout_s or self.contract.check_timeout_s))
@@ -163,7 +164,8 @@ class Environment:
 
     def prompt(self) -> list[dict[str, str]]:
         """Return the system and user messages `--proposer openai` sends at the reference state."""
-        return messages_at(self.contract, self.schema, self.reference.head, self.reference.rejections)
+        return messages_at(self.contract, self.schema, self.reference.head, self.reference.rejections,
+                           self.reader.form)
 
     # -- scoring -----------------------------------------------------------------------------
     def score(self, text: Any) -> Score:
@@ -189,6 +191,10 @@ class Environment:
             payload = extract_json(text, max_chars=MAX_REPLY_CHARS).value
         except NotJSON as e:  # the same wording the model proposer records
             return self._malformed(f"no usable JSON: {e}")
+        try:
+            payload, _ = self.reader.payload(payload)  # the full candidate, as the model proposer stores it
+        except ValueError as e:
+            return self._malformed(str(e))
         return payload_sha(payload), payload
 
     def _malformed(self, why: str) -> Score:

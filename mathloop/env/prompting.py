@@ -16,6 +16,6 @@ def context_at(contract: Contract, head: Head | None, rejections: Sequence[Rejec
 
 
 def messages_at(contract: Contract, schema: Mapping[str, Any], head: Head | None,
-                rejections: Sequence[Rejection] = ()) -> list[dict[str, str]]:
-    """Return the system and user messages `--proposer openai` sends at `head`."""
-    return build_messages(context_at(contract, head, rejections), schema, rejections=len(rejections))
+                rejections: Sequence[Rejection] = (), form: Any = None) -> list[dict[str, str]]:
+    """Return the system and user messages `--proposer openai` sends at `head` (in the target's proposal form)."""
+    return build_messages(context_at(contract, head, rejections), schema, rejections=len(rejections), form=form)

@@ -24,14 +24,15 @@ from mathloop.domain import Label, Scores, canonical_json, fraction_str
 from mathloop.env.prompting import messages_at
 from mathloop.env.rewards import RewardTable, certified_gain
 from mathloop.propose.base import Head
-from mathloop.propose.schemas import candidate_schema
+from mathloop.propose.origin import credit
+from mathloop.propose.schemas import ReplyReader
 from mathloop.store.repository import CandidateRecord, Repository
 from mathloop.targets import build_target
 
 DATA_FILE = "data/train-00000-of-00001.parquet"
 COLUMNS = ("prompt", "completion", "label", "reward", "reasons", "bounds", "parent_commit", "target",
            "contract_sha256", "evidence_sha256", "proposer", "model", "candidate_id", "session_id", "commit",
-           "payload", "created_at")
+           "payload", "created_at", "origin")
 
 
 class DatasetError(ValueError):
@@ -57,7 +58,7 @@ def schema():
         ("parent_commit", pa.string()), ("target", pa.string()), ("contract_sha256", pa.string()),
         ("evidence_sha256", pa.string()), ("proposer", pa.string()), ("model", pa.string()),
         ("candidate_id", pa.int64()), ("session_id", pa.int64()), ("commit", pa.string()),
-        ("payload", pa.string()), ("created_at", pa.string()),
+        ("payload", pa.string()), ("created_at", pa.string()), ("origin", pa.string()),
     ])
 
 
@@ -75,13 +76,13 @@ def _completion(c: CandidateRecord) -> str:
 def rows(contract: Contract, repo: Repository, rewards: RewardTable | None = None) -> Iterator[dict[str, Any]]:
     """Yield one dataset row per candidate of the lineage, oldest first."""
     rewards = rewards or RewardTable()
-    schema_ = candidate_schema(contract, build_target(contract))
+    reader = ReplyReader(contract, build_target(contract))  # the prompt in the target's proposal form, as sent
     heads: dict[str, Head] = {c.hash: c.as_head() for c in repo.commits(contract.sha256)}
     prompts: dict[str | None, list[dict[str, str]]] = {}
     for c in repo.candidates(contract.sha256):
         head = heads.get(c.head_commit) if c.head_commit else None
         if c.head_commit not in prompts:
-            prompts[c.head_commit] = messages_at(contract, schema_, head)
+            prompts[c.head_commit] = messages_at(contract, reader.schema, head, form=reader.form)
         label = Label(c.label)
         gain = 0
         if c.evidence is not None and head is not None and label in (Label.CORRECT, Label.PROGRESS):
@@ -95,6 +96,7 @@ def rows(contract: Contract, repo: Repository, rewards: RewardTable | None = Non
             "contract_sha256": contract.sha256, "evidence_sha256": c.evidence_sha, "proposer": c.proposer,
             "model": model if isinstance(model, str) else None, "candidate_id": c.id, "session_id": c.session_id,
             "commit": c.commit_hash, "payload": canonical_json(c.payload).decode("utf-8"), "created_at": c.created_at,
+            "origin": credit(c.meta),
         }
 
 
@@ -260,6 +262,8 @@ never "verified" here:
   values of the candidate's state), `evidence_sha256` (sha256 of the evidence's canonical bytes).
 - `parent_commit`, `commit` (the commit the candidate created, if it passed the gate), `target`,
   `contract_sha256`, `proposer`, `model`, `candidate_id`, `session_id`, `payload`, `created_at`.
+- `origin`: who made the stored payload — `model` (the model's own reply), `model+local` (the model chose the
+  structure and the local optimiser changed its numbers, `--proposer openai+local`) or `local` (no model).
 
 Proposers: {len(proposers)}
 {prop_rows or "- none"}

@@ -2,7 +2,9 @@
 
 One round = `samples` chat requests (at most `concurrency` in flight). Each reply becomes one
 Proposal: parsed strictly, or marked malformed with the reason. `openai+local` passes each
-parsed payload through the target's local polisher and records both. The session ends with
+parsed payload through the target's local polisher and records both (`meta.origin`). Replies are read in the
+target's proposal form (`schemas.ReplyReader`) and mapped exactly to the full candidate; a reply repeating a
+stored candidate is asked again within the round (`repeat_retries`). The session ends with
 StopSession when the token budget is spent or the endpoint gave nothing usable for
 `max_consecutive_failures` rounds in a row; nothing else escapes from a dead endpoint.
 """
@@ -19,10 +21,11 @@ from typing import Any, Callable, Mapping
 from mathloop.propose.base import Context, Proposal, StopSession, payload_sha
 from mathloop.propose.chat import ChatEndpoint, ChatReply, RequestFailed, RetryPolicy, check_base_url
 from mathloop.propose.extract import MAX_REPLY_CHARS, NotJSON, extract_json
-from mathloop.propose.prompt import build_messages
+from mathloop.propose.origin import origin_meta
+from mathloop.propose.prompt import _json_text, build_messages, template
 from mathloop.propose.redact import Redactor
 from mathloop.propose.response_format import MODES, FormatNegotiation
-from mathloop.propose.schemas import candidate_schema, schema_keys
+from mathloop.propose.schemas import ReplyReader, schema_keys
 from mathloop.propose.transport import DEFAULT_MAX_BODY_BYTES
 
 # Placeholder key for local servers that ignore authentication (llama.cpp, vLLM without --api-key).
@@ -51,6 +54,8 @@ class OpenAIOptions:
         raw_response_chars: cap on the raw reply kept in Proposal.meta.
         max_reply_chars: replies longer than this are malformed without parsing.
         max_body_bytes: cap on each HTTP reply body, raw and inflated (a larger one is a failed attempt).
+        repeat_retries: extra requests per round when replies repeat a stored candidate (the model is asked
+            again, told which candidate it repeated; the repeats themselves are returned and recorded, not checked).
     """
 
     model: str
@@ -70,6 +75,7 @@ class OpenAIOptions:
     raw_response_chars: int = 16_384
     max_reply_chars: int = MAX_REPLY_CHARS
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    repeat_retries: int = 2
 
     def __post_init__(self) -> None:
         if not self.model.strip():
@@ -77,8 +83,8 @@ class OpenAIOptions:
         for name in ("samples", "max_tokens", "concurrency", "max_consecutive_failures", "max_body_bytes"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name}: must be >= 1, got {getattr(self, name)}")
-        if self.max_retries < 0 or self.rejections_in_prompt < 0:
-            raise ValueError("max_retries and rejections_in_prompt must be >= 0")
+        if self.max_retries < 0 or self.rejections_in_prompt < 0 or self.repeat_retries < 0:
+            raise ValueError("max_retries, rejections_in_prompt and repeat_retries must be >= 0")
         if not self.request_timeout > 0:
             raise ValueError(f"request_timeout: must be > 0, got {self.request_timeout}")
         if self.max_tokens_total is not None and self.max_tokens_total < 1:
@@ -111,6 +117,10 @@ class OpenAIProposer:
         self.schema, self.polish_seed = dict(schema), polish_seed
         self.name = f"{'openai+local' if polish_seed is not None else 'openai'}:{options.model}"
         self._allowed_keys = schema_keys(self.schema)
+        self.reader = ReplyReader(contract, target)  # the target's proposal form: replies mapped, prompt shown in it
+        self.form = self.reader.form
+        if self.reader.form is not None and self._allowed_keys is not None and self.reader.full_keys is not None:
+            self._allowed_keys = self._allowed_keys | self.reader.full_keys  # a full payload is a reply as before
         self._lock = threading.Lock()
         self._prompt_tokens = self._completion_tokens = 0
         self._requests = self._replies = self._failed = 0
@@ -151,7 +161,7 @@ class OpenAIProposer:
         """
         if self._budget_spent():
             raise self._budget_stop()
-        messages = build_messages(ctx, self.schema, rejections=self._rejections_shown)
+        messages = build_messages(ctx, self.schema, rejections=self._rejections_shown, form=self.form)
         n = max(1, min(self.options.samples, ctx.samples)) if ctx.samples else self.options.samples
         while True:
             with self._lock:
@@ -160,7 +170,7 @@ class OpenAIProposer:
             proposals = [o for o in outcomes if isinstance(o, Proposal)]
             if proposals:
                 self._consecutive_failures = 0
-                return proposals
+                return self._ask_again_on_repeats(proposals, messages, ctx)
             if self._budget_spent():
                 raise self._budget_stop()
             if ctx.deadline is not None and time.monotonic() >= ctx.deadline:
@@ -168,7 +178,7 @@ class OpenAIProposer:
             if self._rejections_shown > 0 and any(getattr(o, "context_overflow", False) for o in outcomes):
                 # The negative examples made the prompt too long for this model: show fewer, same round.
                 self._rejections_shown //= 2
-                messages = build_messages(ctx, self.schema, rejections=self._rejections_shown)
+                messages = build_messages(ctx, self.schema, rejections=self._rejections_shown, form=self.form)
                 continue
             self._consecutive_failures += 1
             if self._consecutive_failures >= self.options.max_consecutive_failures:
@@ -176,6 +186,29 @@ class OpenAIProposer:
                 raise StopSession(self.endpoint.redact(
                     f"endpoint gave no usable reply in {self._consecutive_failures} consecutive rounds "
                     f"(model {self.options.model}); last error: {last}"))
+
+    def _ask_again_on_repeats(self, proposals: list[Proposal], messages: list[dict[str, str]],
+                               ctx: Context) -> list[Proposal]:
+        """Return the round's proposals plus, for each exact repeat of a stored candidate (or of one earlier in the
+        round), one more reply asked with a note naming what was repeated; at most `repeat_retries` extra requests."""
+        seen, out, extra = set(ctx.seen), list(proposals), 0
+        pending = [p for p in proposals if p.malformed is None and not _fresh(p, seen)]
+        while pending and extra < self.options.repeat_retries and not self._budget_spent():
+            if ctx.deadline is not None and time.monotonic() >= ctx.deadline:
+                break
+            repeated = pending.pop(0)
+            note = template("repeat.md").substitute(payload=_json_text(repeated.payload, 400))
+            with self._lock:
+                seq, self._issued = self._issued, self._issued + 1
+            again = self._one([*messages, {"role": "user", "content": note.strip()}], seq, ctx)
+            extra += 1
+            if isinstance(again, Proposal):
+                again = Proposal(again.payload, again.proposer, {**again.meta, "asked_again_after_repeat": True},
+                                 again.malformed, again.expects_state)
+                out.append(again)
+                if again.malformed is None and not _fresh(again, seen):
+                    pending.append(again)
+        return out
 
     def _round(self, messages: list[dict[str, str]], n: int, first: int, ctx: Context) -> list[Any]:
         """Return, per request of a round, a Proposal, a RequestFailed, or None (skipped: budget)."""
@@ -252,10 +285,20 @@ class OpenAIProposer:
                 claims["extra_keys"] = extra
         if claims:
             meta["claims"] = claims
+        try:
+            mapped, by_form = self.reader.payload(payload)
+        except ValueError as e:
+            meta["form"], meta["model_reply"] = self.reader.form.name, payload
+            return Proposal(payload, self.name, meta, malformed=str(e))
+        if by_form:
+            meta["form"], meta["model_reply"] = self.reader.form.name, payload  # the stored payload: the full candidate
+        payload = mapped
+        model_payload = payload
         if self.polish_seed is not None and ctx.deadline is not None and time.monotonic() >= ctx.deadline:
             meta["polish"] = "skipped: session time limit reached"
         elif self.polish_seed is not None:
             payload = self._polish(payload, seq, meta)
+        meta["origin"] = origin_meta(model_payload, payload, "local" if meta.get("polish") == "polished" else None)
         meta["seen_before"] = payload_sha(payload) in ctx.seen
         return Proposal(payload, self.name, meta)
 
@@ -280,6 +323,15 @@ class OpenAIProposer:
         return polished
 
 
+def _fresh(p: Proposal, seen: set[str]) -> bool:
+    """Return whether a proposal's payload is new to `seen` (and add it)."""
+    sha = payload_sha(p.payload)
+    if sha in seen:
+        return False
+    seen.add(sha)
+    return True
+
+
 def build_openai_proposer(contract: Any, target: Any, options: OpenAIOptions, *, polish_seed: int | None = None,
                           sleep: Callable[[float], None] = time.sleep) -> OpenAIProposer:
     """Return the model proposer (`openai:MODEL`, or `openai+local:MODEL` when polish_seed is set).
@@ -294,7 +346,7 @@ def build_openai_proposer(contract: Any, target: Any, options: OpenAIOptions, *,
     if base_url is not None:
         check_base_url(base_url)
     env_key = os.environ.get("OPENAI_API_KEY") or None
-    schema = candidate_schema(contract, target)
+    schema = ReplyReader(contract, target).schema  # the proposal form's schema (the payload's for the identity)
     endpoint = ChatEndpoint(
         model=options.model, base_url=base_url, api_key=env_key or NO_KEY, timeout=options.request_timeout,
         schema=schema, retry=RetryPolicy(options.max_retries, options.backoff_s, options.backoff_max_s),

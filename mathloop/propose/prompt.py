@@ -88,19 +88,55 @@ def rejection_text(r: Rejection) -> str:
     ).rstrip("\n")
 
 
-def build_messages(ctx: Context, schema: Mapping[str, Any], *, rejections: int) -> list[dict[str, str]]:
-    """Return the system and user chat messages for one proposal in this context."""
+# Most informative first: checked candidates (their reasons carry certified values) before unparsable ones.
+_INFORMATIVE = {"no_progress": 0, "incomparable": 1, "regression": 2, "error": 3, "malformed": 4}
+
+
+def _in_form(form: Any, payload: Any) -> Any:
+    """Return a stored payload in the proposal form (the payload itself when it has no such form)."""
+    try:
+        shown = form.from_payload(payload) if isinstance(payload, Mapping) else None
+    except (ValueError, ArithmeticError, TypeError):
+        shown = None
+    return payload if shown is None else shown
+
+
+def history_text(rejections: tuple[Rejection, ...], form: Any) -> str:
+    """Return one line per earlier attempt, in the proposal form, most informative first, each bounded."""
+    order = sorted(range(len(rejections)), key=lambda i: (_INFORMATIVE.get(str(rejections[i].label), 5), i))
+    lines = []
+    for i in order:
+        r = rejections[i]
+        why = _clip(str(r.reasons[0]), _REASON_CHARS) if r.reasons else "(none given)"
+        lines.append(f"- {r.label}: {_json_text(_in_form(form, r.payload), _PAYLOAD_CHARS)} -> {why}")
+    return "\n".join(lines)
+
+
+def build_messages(ctx: Context, schema: Mapping[str, Any], *, rejections: int, form: Any = None) -> list[dict[str, str]]:
+    """Return the system and user chat messages for one proposal in this context.
+
+    With a non-identity proposal form, the head and the earlier attempts are shown in that form, the attempts as a
+    table most informative first, and the model is asked for a small edit of the head (or a structural change).
+    """
     system = template("system.md").substitute(schema=json.dumps(schema, sort_keys=True, ensure_ascii=False))
     shown = ctx.rejections[: max(0, rejections)]
+    parametrised = form is not None and not form.identity
+    if parametrised:
+        head_state = _json_text(_in_form(form, dict(ctx.head.state)), _STATE_CHARS) if ctx.head else "(empty)"
+        refused = history_text(shown, form) if shown else "none yet"
+        head_state += "\n\n" + template("form.md").substitute(explanation=form.explanation.strip()).strip()
+    else:
+        head_state = _json_text(dict(ctx.head.state), _STATE_CHARS) if ctx.head else "(empty)"
+        refused = "\n".join(rejection_text(r) for r in shown) if shown else "none yet"
     user = template("user.md").substitute(
         title=ctx.contract.title,
         statement=ctx.contract.statement.strip(),
         head_commit=ctx.head.commit[:12] if ctx.head else "none: no commit yet",
-        head_state=_json_text(dict(ctx.head.state), _STATE_CHARS) if ctx.head else "(empty)",
+        head_state=head_state,
         head_bounds=_bounds_text(ctx),
         open_obligations=_obligations_text(ctx),
         limits=_json_text(dict(ctx.contract.limits), _STATE_CHARS),
-        rejections="\n".join(rejection_text(r) for r in shown) if shown else "none yet",
+        rejections=refused,
         min_improvement=_min_improvement_text(ctx),
     )
     return [{"role": "system", "content": system.strip()}, {"role": "user", "content": user.strip()}]

@@ -20,3 +20,39 @@ def schema_keys(schema: Mapping[str, Any]) -> frozenset[str] | None:
     if schema.get("additionalProperties", True) is not False:
         return None
     return frozenset(schema.get("properties", {}))
+
+
+def proposal_form(target: Any) -> Any:
+    """Return the target's proposal form (`Target.proposal_form()`), or None for targets that offer none."""
+    make = getattr(target, "proposal_form", None)
+    return make() if callable(make) else None
+
+
+class ReplyReader:
+    """Maps a model's reply (already extracted JSON) to the payload to store and check, through the target's form.
+
+    A reply written as the target's full payload (exactly its keys) is taken as before forms existed and judged by
+    the target's parser; any other reply must follow the form. The one definition the model proposer and the
+    environment (`env/`) share, so that a reply scores as it would be stored.
+    """
+
+    def __init__(self, contract: Any, target: Any) -> None:
+        form = proposal_form(target)
+        self.form = None if form is None or form.identity else form
+        self.schema = dict(form.schema) if form is not None else candidate_schema(contract, target)
+        self.full_keys = schema_keys(candidate_schema(contract, target)) if self.form is not None else None
+        if self.form is not None and self.full_keys == schema_keys(self.form.schema):
+            self.full_keys = None  # the form restricts the payload's own keys: every reply must follow the form
+
+    def is_full_payload(self, reply: Any) -> bool:
+        """Return whether a reply has exactly the full payload's keys (and the form has other keys)."""
+        return isinstance(reply, dict) and self.full_keys is not None and set(reply) == self.full_keys
+
+    def payload(self, reply: Any) -> tuple[Any, bool]:
+        """Return (payload, whether the form mapped it). Raises ValueError("reply off the form (NAME): why")."""
+        if self.form is None or self.is_full_payload(reply):
+            return reply, False
+        try:
+            return self.form.to_payload(reply), True
+        except ValueError as e:  # Malformed: the reply is off the form's schema
+            raise ValueError(f"reply off the form ({self.form.name}): {e}") from None

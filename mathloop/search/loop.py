@@ -17,6 +17,9 @@ from mathloop.propose.base import Context, Proposal, Proposer, StopSession
 from mathloop.store.repository import CommitRecord, HeadMoved, Repository
 
 MAX_REGATES = 5
+# The reason and meta flag that mark a repeat: recorded with the label no_progress (it adds nothing to the
+# memory), never sent to a checker; `meta.repeat_of` tells the dataset and counts apart from checked ones.
+REPEAT_REASON = "repeat of stored candidate {sha}: an exact repeat (canonical JSON) is not checked again"
 
 
 class SeedRefused(RuntimeError):
@@ -56,6 +59,7 @@ class SessionSummary:
     outcome: str = ""
     seconds: float = 0.0
     interrupted: int = 0
+    repeats: int = 0  # exact repeats of a stored payload: recorded as no_progress without a check
 
 
 class Observer(Protocol):
@@ -104,6 +108,11 @@ class Session:
         if self.on_commit is not None:
             self.on_commit(commit, evidence)
 
+    def _record_repeat(self, head: CommitRecord, p: Proposal, sha: str) -> None:
+        self.repo.record(contract_sha=self.contract.sha256, session_id=self.session_id, head_commit=head.hash,
+                         payload=p.payload, proposer=p.proposer, meta={**p.meta, "repeat_of": sha},
+                         label=Label.NO_PROGRESS, reasons=[REPEAT_REASON.format(sha=sha[:16])], evidence=None)
+
     def _record(self, head: CommitRecord, p: Proposal, label: Label, reasons: list[str], out: CheckOutcome | None = None) -> None:
         meta = p.meta if out is None or out.worker is None else {**p.meta, "checked_by": out.worker}
         self.repo.record(contract_sha=self.contract.sha256, session_id=self.session_id, head_commit=head.hash,
@@ -151,6 +160,9 @@ class Session:
         """Start every check of the round at once; return (state checked against, pending check) per proposal."""
         out = []
         for p in batch:
+            if p.meta.get("repeat_of") is not None:
+                out.append((head.state, None))
+                continue
             state = head.state if p.expects_state is None else p.expects_state
             out.append((state, None if p.malformed or self.checker.executor is None else self.checker.submit(state, p.payload)))
         return out
@@ -180,11 +192,23 @@ class Session:
             if not proposals:
                 summary.outcome = "time limit" if over() else "proposer exhausted"
                 break
-            batch = proposals[: limits.budget - done]
+            batch = _mark_repeats(proposals, seen)[: limits.budget - done]
             bounds = self.checker.limits(self.repo, head.hash)  # the partner lineage's bounds, once per round
             for p, (state, pending) in zip(batch, self._submit(head, batch)):
                 judged = (self.checker.take(pending, state, p.payload, head.scores, bounds)  # judge
                           if pending is not None and state == head.state else None)
+                if p.meta.get("repeat_of") is not None:
+                    self._record_repeat(head, p, p.meta["repeat_of"])
+                    head, label = head, Label.NO_PROGRESS
+                    summary.repeats += 1
+                    done += 1
+                    summary.labels[label.value] += 1
+                    if observer is not None:
+                        observer.candidate(label, head, summary)
+                    if over():
+                        summary.outcome = "time limit"
+                        break
+                    continue
                 made = self.made
                 head, label = self.step(head, p, judged, bounds)                          # commit or record
                 summary.commits += self.made - made
@@ -204,3 +228,21 @@ class Session:
         summary.head = head
         summary.seconds = clock() - t0
         return summary
+
+
+def _mark_repeats(proposals: list[Proposal], seen: set[str]) -> list[Proposal]:
+    """Return the round's proposals in their order, each exact repeat of a stored (or earlier in this round) payload
+    flagged with `meta.repeat_of` = its payload sha256, so that it is recorded, not checked."""
+    out, here = [], set()
+    for p in proposals:
+        if p.malformed is not None:
+            out.append(p)
+            continue
+        sha = payload_sha(p.payload)
+        if sha in seen or sha in here:
+            out.append(Proposal(p.payload, p.proposer, {**p.meta, "repeat_of": sha}, None, p.expects_state))
+        else:
+            here.add(sha)
+            meta = {k: v for k, v in p.meta.items() if k != "repeat_of"}  # only the loop decides what is a repeat
+            out.append(p if meta.keys() == p.meta.keys() else Proposal(p.payload, p.proposer, meta, None, p.expects_state))
+    return out

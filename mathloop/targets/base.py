@@ -17,6 +17,7 @@ from mathloop.propose.base import Proposer
 
 if TYPE_CHECKING:
     from mathloop.lean.render import RenderedCommit
+    from mathloop.targets.form import ProposalForm
 
 
 class Malformed(ValueError):
@@ -140,6 +141,16 @@ class Target(ABC):
         Only a guide for the model (structured output, the prompt): `parse` stays the judge.
         """
         return {"type": "object"}
+
+    def proposal_form(self) -> "ProposalForm":
+        """Return the form models write candidates in (default: the identity over `candidate_schema`).
+
+        A target overrides it with a parametrisation in which every well-formed reply meets its side conditions;
+        the form maps a reply exactly to the full payload, which is what is stored and checked.
+        """
+        from mathloop.targets.form import identity_form
+
+        return identity_form(self.candidate_schema())
 
     def rests_on_claimed_parent(self, evidence: Evidence) -> bool:
         """Return True when the evidence was checked against a parent state the payload itself claims."""

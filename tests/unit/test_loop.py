@@ -97,3 +97,36 @@ def test_proposers_see_the_session_deadline_and_the_outcome_names_the_time_limit
     summary = Session(toy_contract, repo, InProcessRunner()).run(prop, SessionLimits(50, 25.0), clock=lambda: now[0])
     assert prop.contexts[0].deadline == 125.0
     assert summary.outcome == "time limit" and sum(summary.labels.values()) == 3
+
+
+class CountingRunner(InProcessRunner):
+    """The in-process runner, counting the payloads it is asked to check."""
+
+    def __init__(self):
+        super().__init__()
+        self.checked = []
+
+    def check(self, contract, parent_state, payload, *args, **kwargs):
+        self.checked.append(payload)
+        return super().check(contract, parent_state, payload, *args, **kwargs)
+
+
+def test_exact_repeats_are_recorded_as_no_progress_repeats_and_never_checked(toy_contract, repo):
+    runner = CountingRunner()
+    session = Session(toy_contract, repo, runner)
+    payloads = [{"x": "3"}, {"x": "3"}, {"x": "1/2"}, {"x": "1/2"}, {"x": "1/10"}, {"x": "7/10"}]
+    summary = session.run(Scripted(payloads), SessionLimits(50, None, 2))
+    assert summary.repeats == 3  # {"x": "3"} refused before, {"x": "1/2"} committed in the same round, the seed
+    assert summary.labels == {"regression": 1, "correct": 2, "no_progress": 3}
+    assert [p for p in runner.checked if p is not None].count({"x": "3"}) <= 1
+    assert {"x": "1/10"} not in runner.checked[1:] and runner.checked.count({"x": "1/2"}) == 1
+    with DBSession(repo.engine) as s:
+        rows = list(s.exec(select(CandidateRow).order_by(CandidateRow.id)))
+    repeats = [r for r in rows if "repeat_of" in json.loads(r.proposer_meta)]
+    assert len(repeats) == 3 and all(r.label == "no_progress" and r.evidence is None for r in repeats)
+    assert all(json.loads(r.reasons)[0].startswith("repeat of stored candidate") for r in repeats)
+
+
+def test_a_proposer_cannot_flag_a_fresh_candidate_as_a_repeat(toy_contract, repo):
+    summary, _ = run(toy_contract, repo, [Proposal({"x": "1/2"}, "m", {"repeat_of": "x" * 64})])
+    assert summary.repeats == 0 and summary.labels == {"correct": 1}

@@ -163,7 +163,8 @@ def context(rejections: tuple[Rejection, ...] = (), samples: int = 1, rnd: int =
 def proposer(server: FakeChatServer, *, polish_seed: int | None = None, target: Any = None,
              sleeps: list[float] | None = None, **opts: Any):
     defaults = dict(model="stub-model", base_url=server.url, samples=1, concurrency=1, request_timeout=5.0,
-                    max_retries=2, backoff_s=0.01, backoff_max_s=0.05, max_consecutive_failures=3)
+                    max_retries=2, backoff_s=0.01, backoff_max_s=0.05, max_consecutive_failures=3,
+                    repeat_retries=0)  # these tests send one reply many times; asking again: test_proposals_repeats
     defaults.update(opts)
     sink = sleeps if sleeps is not None else []
     return build_openai_proposer(stub_contract(), target or StubTarget(), OpenAIOptions(**defaults),

@@ -15,6 +15,8 @@ from mathloop.targets.evidence import Outcome, assemble
 from mathloop.targets.levinson_conrey import admissibility, config
 from mathloop.targets.levinson_conrey.certificate import GRID, TOL_EXP10, build_certificate, verify_certificate
 from mathloop.targets.levinson_conrey.closed_form import closed_form
+from mathloop.targets.form import ProposalForm
+from mathloop.targets.levinson_conrey.form import LevinsonForm
 from mathloop.targets.levinson_conrey.schema import Candidate, parse_payload, spec
 
 INPUTS = ("input-p", "input-q", "input-r")
@@ -76,6 +78,10 @@ class LevinsonConrey(Target):
     def candidate_schema(self) -> dict[str, Any]:
         """Return the schema of {"P": [...], "Q": [...], "R": "..."} (coefficients lowest degree first)."""
         return spec(self.settings.limits).schema()
+
+    def proposal_form(self) -> ProposalForm:
+        """Return the S/T/R form (P(0) = 0, P(1) = 1, Q(0) = 1 and Q's symmetry by construction)."""
+        return LevinsonForm(self.settings.limits.max_degree, self.parse).form()
 
     def check(self, parent_state: Mapping[str, Any] | None, candidate: Candidate) -> Evidence:
         """Return the evidence for `candidate` (a full replacement state; the parent is not needed)."""

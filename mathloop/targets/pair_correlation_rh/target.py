@@ -22,6 +22,8 @@ from mathloop.contract.rules import Required, proportion_ceiling
 from mathloop.domain import Direction, Evidence, Kind, Trust, Verdict, fraction_str
 from mathloop.propose.base import Proposer
 from mathloop.targets.base import CheckerCrash, Malformed, Target
+from mathloop.targets.form import ProposalForm
+from mathloop.targets.pair_correlation_rh.form import PairCorrelationForm
 from mathloop.targets.evidence import Outcome, assemble, int_limit
 from mathloop.targets.payload import PayloadSpec, Rational, RationalList
 from mathloop.targets.pair_correlation_rh.functional import b_by_quadrature, rh_functional, value_at
@@ -101,6 +103,11 @@ class PairCorrelationRH(Target):
 
     def candidate_schema(self) -> dict[str, Any]:
         return self.spec.schema()
+
+    def proposal_form(self) -> ProposalForm:
+        """Return the body/tail form on the seed's grid (exact node counts, r-hat <= 0 on [1, A] by construction)."""
+        seed = self.parse(self.seed_payload())
+        return PairCorrelationForm(seed.h, seed.A, self.parse).form() or super().proposal_form()
 
     def parse(self, payload: Any) -> PiecewiseLinear:
         """Return the piecewise-linear r-hat. Raises Malformed("<field>: reason")."""

@@ -8,6 +8,8 @@ from typing import Any, ClassVar, Mapping
 from mathloop.contract.rules import Required
 from mathloop.domain import Direction, Evidence, Kind, Trust
 from mathloop.propose.base import Proposer
+from mathloop.targets.form import ProposalForm
+from mathloop.targets.sidon_autocorrelation.form import SidonForm
 from mathloop.targets.sidon_autocorrelation.heights import Steps, sign_failure
 from mathloop.targets.sidon_autocorrelation.step_target import INPUT, StepFunctionTarget
 from mathloop.targets.sidon_autocorrelation.value import autoconvolution_value
@@ -42,6 +44,10 @@ class SidonAutocorrelation(StepFunctionTarget):
     def admissibility(self, steps: Steps) -> str | None:
         """Return why the heights are not a non-negative function with positive integral, or None."""
         return sign_failure(steps)
+
+    def proposal_form(self) -> ProposalForm:
+        """Return the positive-heights form (f >= 0 with ∫f > 0 for every reply; see form.py)."""
+        return SidonForm(self.limits.max_steps, self.parse).form()
 
     def evaluate(self, steps: Steps) -> tuple[Fraction, dict[str, Any]]:
         """Return 2n·max c / (Σa)² and {n, denominator, total, peak, peak_index} (integers as strings)."""

@@ -1,0 +1,127 @@
+"""A target's proposal form: the parametrisation models write, in which side conditions hold by construction.
+
+One `ProposalForm` gives the schema offered to models, the strict parser of a reply and its exact mapping to the
+full candidate payload (what is stored and checked), and the head in the same form (for the prompt). The default
+form is the identity: the target's own payload and schema. Everything here only shapes what a model may write;
+the target's `parse` and checkers stay the judges of the mapped payload.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Callable, Mapping
+
+from mathloop.domain import fraction_str
+from mathloop.targets.base import Malformed
+
+
+@dataclass(frozen=True)
+class ProposalForm:
+    """How a target offers candidates to models.
+
+    Attributes:
+        name: "identity" or the target's name for its parametrisation.
+        schema: the JSON schema of a reply (every instance maps to a candidate meeting the side conditions).
+        to_payload: reply -> full canonical candidate payload; raises Malformed("<field>: why") off the schema.
+        from_payload: stored payload/state -> the reply form (for the prompt), None when it has no such form.
+        explanation: what the fields mean (shown in the prompt; empty for the identity).
+    """
+
+    name: str
+    schema: Mapping[str, Any]
+    to_payload: Callable[[Any], Any]
+    from_payload: Callable[[Mapping[str, Any]], Any]
+    explanation: str = ""
+
+    @property
+    def identity(self) -> bool:
+        return self.name == "identity"
+
+
+def identity_form(schema: Mapping[str, Any]) -> ProposalForm:
+    """Return the identity form over a target's own candidate schema (the reply is the payload)."""
+    return ProposalForm("identity", dict(schema), lambda reply: reply, lambda state: dict(state))
+
+
+@dataclass(frozen=True)
+class Decimal:
+    """A decimal string with bounded integer digits and places (no fractions, no exponents).
+
+    `positive`: a value in (0, 10): zero and negatives are off the schema (written without a lookahead, which
+    llama.cpp's grammar converter cannot read); int_digits is then 1 and up to 2·places − 1 places are allowed.
+    """
+
+    int_digits: int = 2
+    places: int = 6
+    positive: bool = False
+    signed: bool = True  # False: no minus sign (values >= 0)
+    ratio_digits: int = 0  # with `positive`: also "p/q" with 1..ratio_digits digits each, no leading zero
+
+    @property
+    def pattern(self) -> str:
+        i, p = self.int_digits, self.places
+        if self.positive:  # one integer digit: 1-9 with places, or 0.0...0d... with a non-zero digit
+            d = self.ratio_digits
+            ratio = f"|[1-9][0-9]{{0,{d - 1}}}/[1-9][0-9]{{0,{d - 1}}}" if d else ""
+            return f"^([1-9]([.][0-9]{{1,{2 * p - 1}}})?|0[.]0{{0,{p - 1}}}[1-9][0-9]{{0,{p - 1}}}{ratio})$"
+        return f"^{'-?' if self.signed else ''}[0-9]{{1,{i}}}([.][0-9]{{1,{p}}})?$"
+
+    def schema(self) -> dict[str, Any]:
+        return {"type": "string", "pattern": self.pattern,
+                "maxLength": max(self.int_digits + 2 * self.places + 1, 2 * self.ratio_digits + 1)}
+
+    def parse(self, field: str, value: Any) -> Fraction:
+        """Return the exact value. Raises Malformed naming the field and the allowed spelling."""
+        if not isinstance(value, str):
+            raise Malformed(f"{field}: must be a decimal string, got {type(value).__name__}")
+        if not re.fullmatch(self.pattern, value):
+            sign = "a positive" if self.positive else "a" if self.signed else "a non-negative"
+            raise Malformed(f"{field}: must be {sign} decimal with at most {self.int_digits} integer digits and "
+                            f"{self.places} places (e.g. \"0.25\"), got {value[:24]!r}")
+        q = Fraction(value)
+        if self.positive and q <= 0:
+            raise Malformed(f"{field}: must be > 0, got {value!r}")
+        return q
+
+    def show(self, q: Fraction) -> str:
+        """Return q in this spelling (rounded to `places` when it has more: display only)."""
+        places = 2 * self.places - 1 if self.positive else self.places
+        scaled = round(q * 10**places)
+        sign, scaled = ("-" if scaled < 0 else ""), abs(scaled)
+        whole, frac = divmod(scaled, 10**places)
+        text = f"{whole}.{frac:0{places}d}".rstrip("0").rstrip(".")
+        return sign + text if text != "0" else "0"
+
+
+@dataclass(frozen=True)
+class DecimalList:
+    """A list of decimals of length between min_items and max_items."""
+
+    item: Decimal
+    min_items: int
+    max_items: int
+
+    def schema(self) -> dict[str, Any]:
+        return {"type": "array", "items": self.item.schema(), "minItems": self.min_items, "maxItems": self.max_items}
+
+    def parse(self, field: str, value: Any) -> tuple[Fraction, ...]:
+        if not isinstance(value, list):
+            raise Malformed(f"{field}: must be a list of decimal strings")
+        if not self.min_items <= len(value) <= self.max_items:
+            exact = self.min_items == self.max_items
+            want = f"exactly {self.min_items}" if exact else f"{self.min_items} to {self.max_items}"
+            raise Malformed(f"{field}: {len(value)} entries, must be {want}")
+        return tuple(self.item.parse(f"{field}[{i}]", v) for i, v in enumerate(value))
+
+
+def object_schema(fields: Mapping[str, Mapping[str, Any]], optional: Mapping[str, Mapping[str, Any]] = {}) -> dict[str, Any]:
+    """Return a strict object schema with these required (and optional) properties."""
+    return {"type": "object", "properties": {**fields, **optional}, "required": list(fields),
+            "additionalProperties": False}
+
+
+def exact(q: Fraction) -> str:
+    """Return the canonical payload spelling of an exact rational."""
+    return fraction_str(q)

@@ -1,0 +1,76 @@
+"""The model proposer speaks the target's proposal form: schema sent, reply mapped, head and history shown in it."""
+
+import json
+
+from mathloop.domain import Head, Label, Rejection
+from mathloop.propose.base import Context
+from mathloop.propose.openai_proposer import OpenAIOptions, build_openai_proposer
+from mathloop.targets import build_target, load_contract
+from tests.unit.test_openai_proposer import FakeChatServer, _env, completion, good  # noqa: F401
+
+CONTRACT = load_contract("levinson-conrey")
+TARGET = build_target(CONTRACT)
+
+
+def _ctx(rejections=()):
+    head = Head("c" * 64, 0, dict(CONTRACT.seed), {}, {})
+    return Context(CONTRACT, head, ("kappa-bound",), tuple(rejections), frozenset(), 0, 1)
+
+
+def _proposer(srv, **kw):
+    opts = OpenAIOptions(model="m", base_url=srv.url, samples=1, concurrency=1, max_retries=0, request_timeout=5.0,
+                         repeat_retries=0, **kw)
+    return build_openai_proposer(CONTRACT, TARGET, opts)
+
+
+def test_a_form_reply_is_stored_as_the_full_exact_candidate_with_the_reply_in_meta():
+    reply = {"S": ["0.2", "-1.5"], "T": ["0.4", "0.05"], "R": "1.3"}
+    with FakeChatServer([good(reply)]) as srv:
+        (p,) = _proposer(srv).propose(_ctx())
+    assert p.malformed is None
+    assert p.payload == {"P": ["0", "6/5", "-17/10", "3/2"], "Q": ["1", "-11/10", "3/5", "-2/5"], "R": "13/10"}
+    assert p.meta["model_reply"] == reply and p.meta["form"] == "levinson-conrey S/T/R"
+    sent = srv.requests[0]["body"]
+    schema = sent["response_format"]["json_schema"]["schema"]
+    assert set(schema["properties"]) == {"S", "T", "R"} and schema["properties"]["T"]["maxItems"] == 6
+
+
+def test_a_reply_off_the_form_is_malformed_with_the_field_and_reason():
+    with FakeChatServer([good({"S": ["1/3"], "T": ["0.5"], "R": "1.3"})]) as srv:
+        (p,) = _proposer(srv).propose(_ctx())
+    assert p.malformed.startswith("reply off the form (levinson-conrey S/T/R): S[0]: must be a decimal")
+
+
+def test_a_full_payload_reply_is_still_accepted_and_left_to_the_targets_parser():
+    full = {"P": ["0", "1"], "Q": ["1", "-1"], "R": "6/5"}
+    with FakeChatServer([good(full)]) as srv:
+        (p,) = _proposer(srv).propose(_ctx())
+    assert p.malformed is None and p.payload == full and "model_reply" not in p.meta
+
+
+def test_the_prompt_shows_the_head_and_a_history_table_in_the_form_most_informative_first():
+    rejections = (Rejection({"P": ["0", "1"]}, Label.MALFORMED, ("Q: missing",)),
+                  Rejection({"P": ["0", "1"], "Q": ["1", "-1"], "R": "23/8"}, Label.REGRESSION,
+                            ("kappa 0.2011 is below the head's 0.3868",)))
+    with FakeChatServer([good({"S": ["0"], "T": ["0.5"], "R": "1.25"})]) as srv:
+        _proposer(srv).propose(_ctx(rejections))
+    user = srv.user_prompt(0)
+    assert json.dumps({"R": "1.3", "S": ["0"], "T": ["0.5"]}, sort_keys=True) in user
+    assert "P(x) = x + x(1-x)*S(x)" in user and "Edit the head above" in user
+    lines = [line for line in user.splitlines() if line.startswith("- regression:") or line.startswith("- malformed:")]
+    assert lines[0].startswith('- regression: {"R": "2.875", "S": ["0"], "T": ["0.5"]} -> kappa 0.2011')
+    assert lines[1].startswith("- malformed:")
+
+
+def test_a_form_with_the_payloads_own_keys_judges_every_reply():
+    contract = load_contract("sidon-autocorrelation")
+    opts = OpenAIOptions(model="m", base_url="http://127.0.0.1:9/v1", samples=1, repeat_retries=0)
+    prop = build_openai_proposer(contract, build_target(contract), opts)
+    assert prop.reader.payload({"heights": ["1", "1/2"]}) == ({"heights": ["1", "1/2"]}, True)
+    for bad in (["0", "1"], ["-1"], ["2/0"]):
+        try:
+            prop.reader.payload({"heights": bad})
+        except ValueError as e:
+            assert str(e).startswith("reply off the form (sidon positive heights): heights[0]:")
+        else:
+            raise AssertionError(f"{bad} accepted")
