@@ -15,8 +15,11 @@ point of the grid 10^-d·Z with r^n ≤ |S|, proved by the integer inequality k^
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+
 
 Q = 7  # the cycle length
 # Differences (mod 7) that make two coordinates "equal or adjacent" in C7.
@@ -57,12 +60,14 @@ def adjacent(u: tuple[int, ...], v: tuple[int, ...]) -> bool:
     return u != v and all((a - b) % Q in CLOSE for a, b in zip(u, v))
 
 
-def conflicts(vertices: np.ndarray, limit: int = 10) -> tuple[int, list[tuple[int, int]], list[tuple[int, int]]]:
+def conflicts(vertices: "np.ndarray", limit: int = 10) -> tuple[int, list[tuple[int, int]], list[tuple[int, int]]]:
     """Return (number of bad pairs, up to `limit` adjacent pairs (i, j), up to `limit` duplicate pairs).
 
     `vertices` is an (m, n) integer array with entries in 0..6. A pair i < j is bad when its rows are
     equal (a duplicate: S would not have m elements) or adjacent. Exact: int8 differences mod 7.
     """
+    import numpy as np  # imported where used: listing targets never loads numpy
+
     v = np.asarray(vertices, dtype=np.int8)
     m = v.shape[0]
     if m < 2:
