@@ -16,7 +16,8 @@ from typing import Any
 from mathloop.domain import fraction_str
 from mathloop.targets.base import Malformed
 from mathloop.targets.levinson_conrey.schema import Limits  # same [limits] table as levinson-conrey
-from mathloop.targets.payload import PayloadSpec, Rational, RationalList
+from mathloop.targets.levinson_conrey.schema import spec as levinson_conrey_spec
+from mathloop.targets.payload import PayloadSpec
 from mathloop.targets.payload_text import check_size, load_payload
 from mathloop.targets.polynomial import trim
 
@@ -51,9 +52,8 @@ class Candidate:
 
 def spec(limits: Limits, n_pieces: int) -> PayloadSpec:
     """Return the payload spec under the contract's limits."""
-    rational = Rational(max_chars=limits.max_string_chars, max_numerator=limits.max_numerator,
-                        max_denominator=limits.max_denominator, max_exponent=limits.max_exponent)
-    coefficients = RationalList(rational, limits.max_degree + 1, noun="coefficients")
+    one = levinson_conrey_spec(limits)  # the same rational and coefficient-list specs as levinson-conrey's
+    coefficients, rational = dict(one.fields)["P"], one.rational
     names = keys(n_pieces)
     return PayloadSpec(tuple((k, coefficients) for k in names[:-1]) + (("R", rational),))
 
