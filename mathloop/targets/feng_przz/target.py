@@ -14,11 +14,12 @@ from typing import Any, ClassVar, Mapping
 
 import mpmath
 
-from mathloop.contract.model import Contract, ContractError
+from mathloop.contract.model import Contract
 from mathloop.contract.rules import Floor, Required
 from mathloop.domain import Direction, Evidence, Kind, Trust, Verdict, fraction_str
 from mathloop.propose.base import Proposer
 from mathloop.targets.base import CheckerCrash, Target
+from mathloop.targets.checker_citations import require_cited_once
 from mathloop.targets.evidence import Outcome, assemble
 from mathloop.targets.feng_przz import admissibility, config
 from mathloop.targets.feng_przz.certificate import GRID, TOL_EXP10, build_certificate, verify_certificate
@@ -72,11 +73,7 @@ class FengPrzz(Target):
         """Raise ContractError unless checkers, parameters, limits, the kappa bound and the seed are valid."""
         super().validate_contract(contract)
         config.settings(contract)
-        used = [o.checker for o in contract.checked]
-        for name in cls.checks:
-            if used.count(name) != 1:
-                raise ContractError(contract.path, "obligations",
-                                    f"checker {name!r} must be cited by exactly one obligation (found {used.count(name)})")
+        require_cited_once(contract, cls.checks)
         validate_bound(contract, KAPPA)
         cls.parsed_seed(contract)
 
