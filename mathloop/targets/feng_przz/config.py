@@ -11,6 +11,7 @@ from pydantic import field_validator
 from mathloop.contract.fields import Table, exact_rational, int_in, refuse, validated
 from mathloop.contract.model import Contract, ContractError
 from mathloop.targets.feng_przz.schema import Limits
+from mathloop.targets.levinson_conrey import config as levinson_config
 
 # PRZZ's mean-value theorem (and Conrey's for the μ piece) holds for θ < 4/7 only.
 THETA_SUP_MAX = Fraction(4, 7)
@@ -60,14 +61,10 @@ class _Parameters(Table):
         return v
 
 
-class _Limits(Table):
+class _Limits(levinson_config._Limits):
+    """levinson-conrey's [limits] table (the same Limits), with a lower degree cap and R <= 10."""
+
     max_degree: Annotated[int, int_in(1, 20, digit_strings=True)] = None
-    max_numerator: Annotated[int, int_in(1, 10**30, digit_strings=True)] = None
-    max_denominator: Annotated[int, int_in(1, 10**30, digit_strings=True)] = None
-    r_max: Annotated[Fraction, exact_rational(_RATIONAL)] = None
-    max_string_chars: Annotated[int, int_in(8, 1000, digit_strings=True)] = None
-    max_exponent: Annotated[int, int_in(0, 100, digit_strings=True)] = None
-    max_payload_bytes: Annotated[int, int_in(64, 1_000_000, digit_strings=True)] = None
 
     @field_validator("r_max")
     @classmethod
@@ -88,7 +85,5 @@ def settings(contract: Contract) -> Settings:
         raise ContractError(contract.path, "parameters.theta", "must be < theta_sup (θ = 4/7 is a supremum, "
                                                                "not admissible)")
     lim = validated(_Limits, dict(contract.target_limits), contract.path, "limits")
-    limits = Limits(max_degree=lim.max_degree, max_numerator=lim.max_numerator, max_denominator=lim.max_denominator,
-                    r_max=lim.r_max, max_string_chars=lim.max_string_chars, max_exponent=lim.max_exponent,
-                    max_payload_bytes=lim.max_payload_bytes)
+    limits = Limits(**dict(lim))  # the table's keys are Limits' fields; dict() keeps the validated values
     return Settings(theta=p.theta, theta_sup=p.theta_sup, pieces=tuple(p.pieces), limits=limits)
