@@ -8,7 +8,7 @@ from typing import Annotated
 
 from pydantic import field_validator
 
-from mathloop.contract.fields import Table, exact_rational, int_in, refuse, validated
+from mathloop.contract.fields import int_in, refuse, validated
 from mathloop.contract.model import Contract, ContractError
 from mathloop.targets.feng_przz.schema import Limits
 from mathloop.targets.levinson_conrey import config as levinson_config
@@ -20,7 +20,6 @@ THETA_SUP_MAX = Fraction(4, 7)
 # a 4-logarithm piece is unsourced here, so neither may appear in a contract.
 SOURCED_PIECES = (0, 2, 3)
 BOUND_NAME = "kappa"
-_RATIONAL = "must be an exact rational string such as \"4/7\""
 
 
 @dataclass(frozen=True)
@@ -40,17 +39,10 @@ class Settings:
     limits: Limits
 
 
-class _Parameters(Table):
-    theta: Annotated[Fraction, exact_rational(_RATIONAL)] = None
-    theta_sup: Annotated[Fraction, exact_rational(_RATIONAL)] = None
-    pieces: list[int] = None
+class _Parameters(levinson_config._Parameters):
+    """levinson-conrey's [parameters] (θ, theta_sup, both > 0) and the pieces."""
 
-    @field_validator("theta", "theta_sup")
-    @classmethod
-    def _positive(cls, v: Fraction) -> Fraction:
-        if v <= 0:
-            raise refuse("must be > 0")
-        return v
+    pieces: list[int] = None
 
     @field_validator("pieces")
     @classmethod
