@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
+
+from mathloop.domain import Trust, Verdict
+from mathloop.targets.evidence import Outcome
 
 
 def failures(conditions: Mapping[str, Callable[..., str | None]], *args: Any) -> dict[str, str]:
@@ -13,3 +16,9 @@ def failures(conditions: Mapping[str, Callable[..., str | None]], *args: Any) ->
         if why is not None:
             out[name] = why
     return out
+
+
+def outcomes(conditions: Iterable[str], fails: Mapping[str, str]) -> dict[str, Outcome]:
+    """Return {checker name: exact Outcome} in `conditions` order: REFUTED with its reason in `fails`, else PROVED."""
+    return {name: (Outcome(Verdict.REFUTED, Trust.EXACT, (fails[name],)) if name in fails
+                   else Outcome(Verdict.PROVED, Trust.EXACT)) for name in conditions}

@@ -18,6 +18,7 @@ from mathloop.contract.model import Contract
 from mathloop.contract.rules import Floor, Required
 from mathloop.domain import Direction, Evidence, Kind, Trust, Verdict, fraction_str
 from mathloop.propose.base import Proposer
+from mathloop.targets import side_conditions
 from mathloop.targets.base import CheckerCrash, Target
 from mathloop.targets.checker_citations import require_cited_once
 from mathloop.targets.evidence import Outcome, assemble
@@ -27,6 +28,7 @@ from mathloop.targets.feng_przz.evaluate import DPS_HIGH, DPS_LOW, certifies, cr
 from mathloop.targets.feng_przz.main_term import main_term
 from mathloop.targets.feng_przz.schema import Candidate, parse_payload, spec
 from mathloop.targets.levinson_conrey.config import validate_bound
+from mathloop.targets.levinson_conrey.target import LevinsonConrey
 
 INPUTS = ("input-p", "input-q", "input-r")
 MAIN_TERM = "main-term"
@@ -93,9 +95,7 @@ class FengPrzz(Target):
         fails = admissibility.failures(candidate, s.theta, s.theta_sup)
         timings["admissibility"] = time.perf_counter() - t0
         outcomes: dict[str, Outcome] = {name: Outcome(Verdict.PROVED, Trust.EXACT) for name in INPUTS}
-        for name in admissibility.CONDITIONS:
-            outcomes[name] = (Outcome(Verdict.REFUTED, Trust.EXACT, (fails[name],)) if name in fails
-                              else Outcome(Verdict.PROVED, Trust.EXACT))
+        outcomes.update(side_conditions.outcomes(admissibility.CONDITIONS, fails))
         bounds: dict[str, Fraction] = {}
         artifacts: dict[str, Any] = {}
         precision: dict[str, Any] = {"grid": fraction_str(GRID), "main_term": "exact rationals",
@@ -182,8 +182,5 @@ class FengPrzz(Target):
         except (KeyError, TypeError):
             return super().state_summary(state)
 
-    def graph_detail(self, obligation_id: str, state: Mapping[str, Any] | None) -> str | None:
-        """Return θ for theta-admissible, else None."""
-        if obligation_id == "theta-admissible":
-            return f"θ = {fraction_str(self.settings.theta)} < {fraction_str(self.settings.theta_sup)}"
-        return None
+    # θ for theta-admissible, else None: levinson-conrey's, read from the same settings.theta/theta_sup
+    graph_detail = LevinsonConrey.graph_detail
