@@ -19,7 +19,7 @@ THETA_SUP_MAX = Fraction(4, 7)
 # prime logarithms (PRZZ, K = 3). A 1-logarithm piece is a Conrey piece (docs/przz.md, step 6) and
 # a 4-logarithm piece is unsourced here, so neither may appear in a contract.
 SOURCED_PIECES = (0, 2, 3)
-BOUND_NAME = "kappa"
+BOUND_NAME = levinson_config.BOUND_NAME  # "kappa": the name levinson-conrey's validate_bound checks
 
 
 @dataclass(frozen=True)
