@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Callable
 
 from mathloop.domain import fraction_str
+from mathloop.targets import side_conditions
 from mathloop.targets.feng_przz.schema import Candidate
 from mathloop.targets.levinson_conrey.admissibility import q_at_zero, q_symmetric, r_positive, theta_admissible
 from mathloop.targets.polynomial import evaluate
@@ -42,9 +43,4 @@ CONDITIONS: dict[str, Check] = {
 
 def failures(c: Candidate, theta: Fraction, theta_sup: Fraction) -> dict[str, str]:
     """Return {checker name: reason} for every condition that fails."""
-    out = {}
-    for name, check in CONDITIONS.items():
-        why = check(c, theta, theta_sup)
-        if why is not None:
-            out[name] = why
-    return out
+    return side_conditions.failures(CONDITIONS, c, theta, theta_sup)

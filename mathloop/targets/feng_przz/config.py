@@ -8,9 +8,10 @@ from typing import Annotated
 
 from pydantic import field_validator
 
-from mathloop.contract.fields import Table, exact_rational, int_in, refuse, validated
+from mathloop.contract.fields import int_in, refuse, validated
 from mathloop.contract.model import Contract, ContractError
 from mathloop.targets.feng_przz.schema import Limits
+from mathloop.targets.levinson_conrey import config as levinson_config
 
 # PRZZ's mean-value theorem (and Conrey's for the μ piece) holds for θ < 4/7 only.
 THETA_SUP_MAX = Fraction(4, 7)
@@ -18,8 +19,7 @@ THETA_SUP_MAX = Fraction(4, 7)
 # prime logarithms (PRZZ, K = 3). A 1-logarithm piece is a Conrey piece (docs/przz.md, step 6) and
 # a 4-logarithm piece is unsourced here, so neither may appear in a contract.
 SOURCED_PIECES = (0, 2, 3)
-BOUND_NAME = "kappa"
-_RATIONAL = "must be an exact rational string such as \"4/7\""
+BOUND_NAME = levinson_config.BOUND_NAME  # "kappa": the name levinson-conrey's validate_bound checks
 
 
 @dataclass(frozen=True)
@@ -39,17 +39,10 @@ class Settings:
     limits: Limits
 
 
-class _Parameters(Table):
-    theta: Annotated[Fraction, exact_rational(_RATIONAL)] = None
-    theta_sup: Annotated[Fraction, exact_rational(_RATIONAL)] = None
-    pieces: list[int] = None
+class _Parameters(levinson_config._Parameters):
+    """levinson-conrey's [parameters] (θ, theta_sup, both > 0) and the pieces."""
 
-    @field_validator("theta", "theta_sup")
-    @classmethod
-    def _positive(cls, v: Fraction) -> Fraction:
-        if v <= 0:
-            raise refuse("must be > 0")
-        return v
+    pieces: list[int] = None
 
     @field_validator("pieces")
     @classmethod
@@ -60,14 +53,10 @@ class _Parameters(Table):
         return v
 
 
-class _Limits(Table):
+class _Limits(levinson_config._Limits):
+    """levinson-conrey's [limits] table (the same Limits), with a lower degree cap and R <= 10."""
+
     max_degree: Annotated[int, int_in(1, 20, digit_strings=True)] = None
-    max_numerator: Annotated[int, int_in(1, 10**30, digit_strings=True)] = None
-    max_denominator: Annotated[int, int_in(1, 10**30, digit_strings=True)] = None
-    r_max: Annotated[Fraction, exact_rational(_RATIONAL)] = None
-    max_string_chars: Annotated[int, int_in(8, 1000, digit_strings=True)] = None
-    max_exponent: Annotated[int, int_in(0, 100, digit_strings=True)] = None
-    max_payload_bytes: Annotated[int, int_in(64, 1_000_000, digit_strings=True)] = None
 
     @field_validator("r_max")
     @classmethod
@@ -88,7 +77,5 @@ def settings(contract: Contract) -> Settings:
         raise ContractError(contract.path, "parameters.theta", "must be < theta_sup (θ = 4/7 is a supremum, "
                                                                "not admissible)")
     lim = validated(_Limits, dict(contract.target_limits), contract.path, "limits")
-    limits = Limits(max_degree=lim.max_degree, max_numerator=lim.max_numerator, max_denominator=lim.max_denominator,
-                    r_max=lim.r_max, max_string_chars=lim.max_string_chars, max_exponent=lim.max_exponent,
-                    max_payload_bytes=lim.max_payload_bytes)
+    limits = Limits(**dict(lim))  # the table's keys are Limits' fields; dict() keeps the validated values
     return Settings(theta=p.theta, theta_sup=p.theta_sup, pieces=tuple(p.pieces), limits=limits)

@@ -23,6 +23,7 @@ from mathloop.propose.base import Context, Proposal, Proposer
 from mathloop.targets.feng_przz.config import Settings
 from mathloop.targets.feng_przz.quadform import QuadForm, WORK_DPS
 from mathloop.targets.feng_przz.schema import Candidate, parse_payload
+from mathloop.targets.seed_proposal import seed_proposals
 
 COEFF_DEN = 10**12  # coefficients rounded to 10^-12
 R_DEN = 10**4       # R on a 10^-4 grid (the exact tensor build is cheaper with small denominators)
@@ -101,8 +102,7 @@ class LocalProposer(Proposer):
     def propose(self, ctx: Context) -> list[Proposal]:
         """Return one candidate expected to beat the head, or [] when out of ideas or time."""
         if ctx.head is None:
-            seed = dict(self.target.seed_payload())
-            return [] if payload_sha(seed) in ctx.seen else [Proposal(seed, self.name, {"how": "seed"})]
+            return seed_proposals(self.target, self.name, ctx, {"how": "seed"})
         head = parse_payload(ctx.head.state, self.settings.limits, len(self.settings.pieces))
         threshold = ctx.head.bounds.get("kappa", Fraction(-1)) + 2 * self.target.contract.bound_spec("kappa").min_improvement
         if ctx.head.commit != self.head_key and payload_sha(dict(ctx.head.state)) not in self.mine:

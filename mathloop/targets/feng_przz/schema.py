@@ -9,16 +9,17 @@ contract covers K = 1, 2, 3. Trailing zeros are normalised away.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from mathloop.bounded import StrictJSONError, strict_loads
 from mathloop.domain import fraction_str
 from mathloop.targets.base import Malformed
 from mathloop.targets.levinson_conrey.schema import Limits  # same [limits] table as levinson-conrey
-from mathloop.targets.payload import PayloadSpec, Rational, RationalList
+from mathloop.targets.levinson_conrey.schema import spec as levinson_conrey_spec
+from mathloop.targets.payload import PayloadSpec
+from mathloop.targets.payload_text import check_size, load_payload
+from mathloop.targets.polynomial import trim
 
 __all__ = ["Candidate", "Limits", "keys", "parse_payload", "spec"]
 
@@ -51,18 +52,14 @@ class Candidate:
 
 def spec(limits: Limits, n_pieces: int) -> PayloadSpec:
     """Return the payload spec under the contract's limits."""
-    rational = Rational(max_chars=limits.max_string_chars, max_numerator=limits.max_numerator,
-                        max_denominator=limits.max_denominator, max_exponent=limits.max_exponent)
-    coefficients = RationalList(rational, limits.max_degree + 1, noun="coefficients")
+    one = levinson_conrey_spec(limits)  # the same rational and coefficient-list specs as levinson-conrey's
+    coefficients, rational = dict(one.fields)["P"], one.rational
     names = keys(n_pieces)
     return PayloadSpec(tuple((k, coefficients) for k in names[:-1]) + (("R", rational),))
 
 
 def _poly(coeffs: tuple[Fraction, ...]) -> tuple[Fraction, ...]:
-    out = list(coeffs)
-    while len(out) > 1 and out[-1] == 0:
-        out.pop()
-    return tuple(out)
+    return trim(coeffs) or (Fraction(0),)  # a payload's zero polynomial is ["0"], not []
 
 
 def parse_payload(payload: Any, limits: Limits, n_pieces: int) -> Candidate:
@@ -71,23 +68,11 @@ def parse_payload(payload: Any, limits: Limits, n_pieces: int) -> Candidate:
     Raises:
         Malformed: with the offending field and the reason.
     """
-    if isinstance(payload, (bytes, bytearray)):
-        try:
-            payload = payload.decode("utf-8")
-        except UnicodeDecodeError:
-            raise Malformed("payload: not UTF-8") from None
-    if isinstance(payload, str):
-        if len(payload.encode("utf-8", errors="replace")) > limits.max_payload_bytes:
-            raise Malformed(f"payload: larger than {limits.max_payload_bytes} bytes")
-        try:
-            payload = strict_loads(payload, numbers=False)
-        except StrictJSONError as e:
-            raise Malformed(f"payload: {e}" if e.refused else f"payload: not valid JSON: {e}") from None
+    payload = load_payload(payload, limits.max_payload_bytes, numbers=False)
     fields = spec(limits, n_pieces).parse(payload)
     R = fields["R"]
     if R > limits.r_max:
         raise Malformed(f"R: {fraction_str(R)} exceeds the limit R <= {fraction_str(limits.r_max)}")
     cand = Candidate(tuple(_poly(fields[f"P{i + 1}"]) for i in range(n_pieces)), _poly(fields["Q"]), R)
-    if len(json.dumps(cand.payload(), separators=(",", ":"))) > limits.max_payload_bytes:
-        raise Malformed(f"payload: larger than {limits.max_payload_bytes} bytes")
+    check_size(cand.payload(), limits.max_payload_bytes)
     return cand

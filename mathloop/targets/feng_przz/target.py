@@ -14,11 +14,13 @@ from typing import Any, ClassVar, Mapping
 
 import mpmath
 
-from mathloop.contract.model import Contract, ContractError
+from mathloop.contract.model import Contract
 from mathloop.contract.rules import Floor, Required
 from mathloop.domain import Direction, Evidence, Kind, Trust, Verdict, fraction_str
 from mathloop.propose.base import Proposer
+from mathloop.targets import side_conditions
 from mathloop.targets.base import CheckerCrash, Target
+from mathloop.targets.checker_citations import require_cited_once
 from mathloop.targets.evidence import Outcome, assemble
 from mathloop.targets.feng_przz import admissibility, config
 from mathloop.targets.feng_przz.certificate import GRID, TOL_EXP10, build_certificate, verify_certificate
@@ -26,6 +28,7 @@ from mathloop.targets.feng_przz.evaluate import DPS_HIGH, DPS_LOW, certifies, cr
 from mathloop.targets.feng_przz.main_term import main_term
 from mathloop.targets.feng_przz.schema import Candidate, parse_payload, spec
 from mathloop.targets.levinson_conrey.config import validate_bound
+from mathloop.targets.levinson_conrey.target import LevinsonConrey
 
 INPUTS = ("input-p", "input-q", "input-r")
 MAIN_TERM = "main-term"
@@ -72,11 +75,7 @@ class FengPrzz(Target):
         """Raise ContractError unless checkers, parameters, limits, the kappa bound and the seed are valid."""
         super().validate_contract(contract)
         config.settings(contract)
-        used = [o.checker for o in contract.checked]
-        for name in cls.checks:
-            if used.count(name) != 1:
-                raise ContractError(contract.path, "obligations",
-                                    f"checker {name!r} must be cited by exactly one obligation (found {used.count(name)})")
+        require_cited_once(contract, cls.checks)
         validate_bound(contract, KAPPA)
         cls.parsed_seed(contract)
 
@@ -96,9 +95,7 @@ class FengPrzz(Target):
         fails = admissibility.failures(candidate, s.theta, s.theta_sup)
         timings["admissibility"] = time.perf_counter() - t0
         outcomes: dict[str, Outcome] = {name: Outcome(Verdict.PROVED, Trust.EXACT) for name in INPUTS}
-        for name in admissibility.CONDITIONS:
-            outcomes[name] = (Outcome(Verdict.REFUTED, Trust.EXACT, (fails[name],)) if name in fails
-                              else Outcome(Verdict.PROVED, Trust.EXACT))
+        outcomes.update(side_conditions.outcomes(admissibility.CONDITIONS, fails))
         bounds: dict[str, Fraction] = {}
         artifacts: dict[str, Any] = {}
         precision: dict[str, Any] = {"grid": fraction_str(GRID), "main_term": "exact rationals",
@@ -185,8 +182,5 @@ class FengPrzz(Target):
         except (KeyError, TypeError):
             return super().state_summary(state)
 
-    def graph_detail(self, obligation_id: str, state: Mapping[str, Any] | None) -> str | None:
-        """Return θ for theta-admissible, else None."""
-        if obligation_id == "theta-admissible":
-            return f"θ = {fraction_str(self.settings.theta)} < {fraction_str(self.settings.theta_sup)}"
-        return None
+    # θ for theta-admissible, else None: levinson-conrey's, read from the same settings.theta/theta_sup
+    graph_detail = LevinsonConrey.graph_detail

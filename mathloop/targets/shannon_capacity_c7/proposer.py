@@ -25,6 +25,7 @@ from mathloop.targets.base import Malformed
 from mathloop.targets.shannon_capacity_c7.circular import folded_start
 from mathloop.targets.shannon_capacity_c7.construct import code_payload, find_generator
 from mathloop.targets.shannon_capacity_c7.graph import certified_root, decode, encode
+from mathloop.targets.seed_proposal import seed_proposals
 from mathloop.targets.shannon_capacity_c7.search import MAX_SEARCH_N, Search
 
 if TYPE_CHECKING:
@@ -52,8 +53,7 @@ class LocalProposer(Proposer):
     def propose(self, ctx: Context) -> list[Proposal]:
         """Return one set expected to beat the head (or [] when out of stages or time)."""
         if ctx.head is None:
-            seed = dict(self.target.seed_payload())
-            return [] if payload_sha(seed) in ctx.seen else [Proposal(seed, self.name, {"how": "seed"})]
+            return seed_proposals(self.target, self.name, ctx, {"how": "seed"})
         spec = self.target.contract.bound_spec("capacity")
         threshold = ctx.head.bounds.get("capacity", Fraction(0)) + spec.min_improvement
         while True:

@@ -10,13 +10,12 @@ check refutes them (they are mathematics, not syntax).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
-from mathloop.bounded import StrictJSONError, strict_loads
 from mathloop.targets.base import Malformed
 from mathloop.targets.payload import exact_keys
+from mathloop.targets.payload_text import check_size, load_payload
 from mathloop.targets.shannon_capacity_c7.graph import Q
 
 KEYS = ("n", "vertices")
@@ -63,18 +62,7 @@ def parse_payload(payload: Any, limits: Limits) -> Candidate:
     Raises:
         Malformed: with the offending field and the reason.
     """
-    if isinstance(payload, (bytes, bytearray)):
-        try:
-            payload = payload.decode("utf-8")
-        except UnicodeDecodeError:
-            raise Malformed("payload: not UTF-8") from None
-    if isinstance(payload, str):
-        if len(payload.encode("utf-8", errors="replace")) > limits.max_payload_bytes:
-            raise Malformed(f"payload: larger than {limits.max_payload_bytes} bytes")
-        try:
-            payload = strict_loads(payload)
-        except StrictJSONError as e:
-            raise Malformed(f"payload: {e}" if e.refused else f"payload: not valid JSON: {e}") from None
+    payload = load_payload(payload, limits.max_payload_bytes)
     exact_keys(payload, KEYS)
     n = _int("n", payload["n"], 1, limits.max_n)
     raw = payload["vertices"]
@@ -90,8 +78,7 @@ def parse_payload(payload: Any, limits: Limits) -> Candidate:
             raise Malformed(f"vertices[{i}]: must be a list of n = {n} integers in 0..6")
         vertices.append(tuple(_int(f"vertices[{i}][{c}]", x, 0, Q - 1) for c, x in enumerate(v)))
     cand = Candidate(n, tuple(vertices))
-    if len(json.dumps(cand.payload(), separators=(",", ":"))) > limits.max_payload_bytes:
-        raise Malformed(f"payload: larger than {limits.max_payload_bytes} bytes")
+    check_size(cand.payload(), limits.max_payload_bytes)
     return cand
 
 

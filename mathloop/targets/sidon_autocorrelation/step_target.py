@@ -11,9 +11,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable, ClassVar, Mapping, Sequence
 
-from mathloop.contract.model import Contract, ContractError
+from mathloop.contract.model import Contract
 from mathloop.domain import Evidence, Trust, Verdict, decimal_str
 from mathloop.targets.base import ChainCheck, Malformed, Target
+from mathloop.targets.checker_citations import require_cited_once
 from mathloop.targets.evidence import Outcome, assemble
 from mathloop.targets.sidon_autocorrelation.heights import StepLimits, Steps, parse_steps
 
@@ -39,11 +40,7 @@ class StepFunctionTarget(Target):
         """Raise ContractError unless limits, checkers (each cited once) and the seed are valid."""
         super().validate_contract(contract)
         StepLimits.validate(contract)
-        used = [o.checker for o in contract.checked]
-        for name in cls.checks:
-            if used.count(name) != 1:
-                raise ContractError(contract.path, "obligations",
-                                    f"checker {name!r} must be cited by exactly one obligation (found {used.count(name)})")
+        require_cited_once(contract, cls.checks)
         contract.bound_spec(cls.bound_name)
         cls.parsed_seed(contract)
 
