@@ -67,10 +67,16 @@ class BoundSpec:
         from mathloop.domain import decimal_str  # the safe side: up for a maximum, down for a minimum
 
         value = decimal_str(self.class_maximum, self.digits, round_down=self.direction is not Direction.MAXIMIZE)
+        name = self.class_limit_name
         if self.class_maximum_is_theorem:
-            return f"class maximum {value} — a theorem: {self.class_maximum_basis.removeprefix('theorem').lstrip(': ')}"
+            return f"{name} {value} — a theorem: {self.class_maximum_basis.removeprefix('theorem').lstrip(': ')}"
         why = (self.class_maximum_basis or "").removeprefix("numerical optimum").lstrip(": ")
-        return f"class maximum {value} — a numerical optimum, not a theorem" + (f": {why}" if why else "")
+        return f"{name} {value} — a numerical optimum, not a theorem" + (f": {why}" if why else "")
+
+    @property
+    def class_limit_name(self) -> str:
+        """Return "class maximum" for a maximised bound, "class floor" for a minimised one (the best it can be)."""
+        return "class maximum" if self.direction is Direction.MAXIMIZE else "class floor"
 
 
 @dataclass(frozen=True)

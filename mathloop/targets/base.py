@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Sequence
 
@@ -173,6 +174,14 @@ class Target(ABC):
     def lean_render(self, commit_hash: str, evidence: Evidence) -> "RenderedCommit | None":
         """Return the commit's plain-style Lean rendering, or None if this target renders none."""
         return None
+
+    @classmethod
+    def published_bounds(cls, bound: str) -> tuple[tuple[str, Fraction], ...]:
+        """Return (who, value) of the published bounds on `bound`, for reference lines in plots and views.
+
+        Display only: the gate never reads them. Default: none.
+        """
+        return ()
 
     @classmethod
     def lean_support(cls) -> Mapping[str, str]:

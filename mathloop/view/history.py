@@ -63,7 +63,7 @@ def references(contract: Contract, spec: BoundSpec) -> tuple[Reference, ...]:
 
     out = []
     if spec.class_maximum is not None:
-        out.append(Reference(f"class maximum ({class_maximum_basis(spec)})", spec.class_maximum,
+        out.append(Reference(f"{spec.class_limit_name} ({class_maximum_basis(spec)})", spec.class_maximum,
                              "class maximum"))
     if spec.goal is not None:
         out.append(Reference("goal", spec.goal, "goal"))
@@ -72,6 +72,10 @@ def references(contract: Contract, spec: BoundSpec) -> tuple[Reference, ...]:
         if value is not None:
             out.append(Reference(str(getattr(ref, "label", None) or getattr(ref, "citation", "published")),
                                  Fraction(value), "published"))
+    from mathloop.targets import target_class  # the published records a target knows (display only)
+
+    for who, value in target_class(contract.target, contract.path).published_bounds(spec.name):
+        out.append(Reference(f"published: {who}", value, "published"))
     return tuple(out)
 
 

@@ -168,6 +168,11 @@ class FengPrzz(Target):
 
         return render_commit(self.contract, commit_hash, evidence, self.settings.theta_sup)
 
+    @classmethod
+    def published_bounds(cls, bound: str) -> tuple[tuple[str, Fraction], ...]:
+        """Return PRZZ's printed record κ ≥ 0.417293962 (arXiv:1802.10521) for reference lines."""
+        return (("PRZZ 2020 (arXiv:1802.10521)", Fraction("0.417293962")),) if bound == config.BOUND_NAME else ()
+
     def local_proposer(self, seed: int) -> Proposer:
         """Return the embedded optimiser (see proposer.py)."""
         from mathloop.targets.feng_przz.proposer import LocalProposer

@@ -101,6 +101,12 @@ class ShannonCapacityC7(Target):
         return Outcome(Verdict.UNKNOWN, Trust.EXACT, (f"certified Θ(C7) ≥ {decimal_str(r, self.digits)} is below "
                                                       f"the goal {decimal_str(goal, self.digits)}",))
 
+    @classmethod
+    def published_bounds(cls, bound: str) -> tuple[tuple[str, Fraction], ...]:
+        """Return (who, certified grid value of |S|^{1/n}) of the published constructions (n > 1)."""
+        return tuple((f"{p.size}^(1/{p.n}): {p.source}", p.bound()) for p in published.PUBLISHED if p.n > 1) \
+            if bound == BOUND else ()
+
     def read_candidate_file(self, path: Path) -> Any:
         """Return the payload of a candidate file in any published format (see formats.py).
 

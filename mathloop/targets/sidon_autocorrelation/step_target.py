@@ -31,6 +31,11 @@ class StepFunctionTarget(Target):
     # tables (the contract's goal is the best of them; its class floor the best lower bound).
     published: ClassVar[tuple[tuple[str, str, str], ...]] = ()
 
+    @classmethod
+    def published_bounds(cls, bound: str) -> tuple[tuple[str, Fraction], ...]:
+        """Return (who, value as printed) of the published upper bounds on this target's constant."""
+        return tuple((who, Fraction(value)) for value, who, _ in cls.published) if bound == cls.bound_name else ()
+
     def __init__(self, contract: Contract) -> None:
         super().__init__(contract)
         self.limits = StepLimits.of(contract)
