@@ -213,16 +213,3 @@ def test_adapter_commit_is_unavailable_without_lean_checked_with_standin_pending
     monkeypatch.setenv("STANDIN_MODE", "crash")
     crash = check_commit(Target(), "ab" * 32, ev, toolchain=_tc(standin("crash")))
     assert crash.status == "pending" and crash.attestation is None
-
-
-def test_lean_dojo_path_reports_what_is_missing_without_importing_it(standin, monkeypatch):
-    import mathloop.lean.dojo as dojo
-
-    monkeypatch.setenv("PATH", str(standin("noshim").parent))
-    monkeypatch.setattr(dojo.importlib.util, "find_spec", lambda name: None)
-    info = dojo.availability()
-    assert info["available"] is False and any("lean-dojo" in m for m in info["missing"])
-    assert any("toolchain" in m for m in info["missing"]) and "lean_dojo" not in sys.modules
-    with pytest.raises(dojo.DojoUnavailable, match="lean-dojo"):
-        with dojo.DojoSession(".", "Lemmas/Foo.lean", "Lemmas.foo"):
-            pass
