@@ -84,7 +84,8 @@ def test_dask_across_namespaces_survives_a_worker_killed_mid_check_and_the_store
         _wait_for_workers(session, address, 2)
         run = subprocess.Popen(session.command(
             [sys.executable, "-m", "mathloop", "run", str(path), "--db", db, "--executor", f"dask://{sched.address}:{PORT}",
-             "--budget", str(BUDGET), "--no-lean", "--no-progress"]), cwd=ROOT, stdout=subprocess.PIPE,
+             # the workers sit in namespaces this test made: plain tcp off the session's host, accepted explicitly
+             "--insecure-executor", "--budget", str(BUDGET), "--no-lean", "--no-progress"]), cwd=ROOT, stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT, text=True, env={**os.environ, "COLUMNS": "200", "NO_COLOR": "1"})
         killed = None
         while killed is None and run.poll() is None:

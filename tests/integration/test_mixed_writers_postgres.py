@@ -72,7 +72,8 @@ def regates(rows: list[CandidateRecord]) -> list[Regate]:
 
 def summary_count(stdout: str) -> int:
     """Return the number of candidates the session's own summary table counts (its labels, summed)."""
-    return sum(int(n) for label, n in re.findall(r"│ (\w+)\s+│ (\d+)\s+│", stdout) if label in LABELS)
+    return sum(int(n) for label, n in re.findall(r"│ (\w+)(?: \(this session\))?\s+│ (\d+)\s+│", stdout)
+               if label in LABELS)
 
 
 @pytest.mark.slow  # five sessions and a private cluster: .ci/run's second tier
