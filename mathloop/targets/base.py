@@ -15,22 +15,11 @@ from mathloop.contract.model import Contract, ContractError
 from mathloop.contract.rules import Floor, Required, enforce
 from mathloop.domain import Evidence, Trust
 from mathloop.propose.base import Proposer
+from mathloop.targets.errors import CertificateError, CheckerCrash, Malformed  # re-exported here for callers
 
 if TYPE_CHECKING:
     from mathloop.lean.render import RenderedCommit
     from mathloop.targets.form import ProposalForm
-
-
-class Malformed(ValueError):
-    """The payload violates the candidate schema or the contract's limits; str() is the reason."""
-
-
-class CertificateError(ValueError):
-    """An exported certificate file or manifest is unusable (missing, outside the export, not a certificate)."""
-
-
-class CheckerCrash(RuntimeError):
-    """A checker could not answer (crash, timeout, cross-check disagreement); becomes `error`."""
 
 
 @dataclass(frozen=True)

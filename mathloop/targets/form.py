@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any, Callable, Mapping
 
 from mathloop.domain import fraction_str
-from mathloop.targets.base import Malformed
+from mathloop.targets.errors import Malformed
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -28,8 +28,15 @@ from mathloop.targets.shannon_capacity_c7.graph import certified_root, decode, e
 from mathloop.targets.seed_proposal import seed_proposals
 from mathloop.targets.shannon_capacity_c7.search import MAX_SEARCH_N, Search
 
-if TYPE_CHECKING:
-    from mathloop.targets.shannon_capacity_c7.target import ShannonCapacityC7
+
+class C7Target(Protocol):
+    """What the proposer uses of the target (a Protocol, so this module does not import target.py)."""
+
+    contract: Any
+    digits: int
+
+    def parse(self, payload: Any) -> Any: ...
+
 
 LADDER = ((2, 10, 5.0), (3, 33, 20.0))  # (n, stop at this size, seconds at most)
 ROUND_SECONDS = 30.0  # one circular round's local search
@@ -41,7 +48,7 @@ class LocalProposer(Proposer):
 
     name = "local"
 
-    def __init__(self, target: "ShannonCapacityC7", seed: int, round_seconds: float = ROUND_SECONDS,
+    def __init__(self, target: C7Target, seed: int, round_seconds: float = ROUND_SECONDS,
                  rounds_without_deadline: int = ROUNDS_WITHOUT_DEADLINE) -> None:
         self.target = target
         self.rng = np.random.default_rng(seed)
@@ -97,7 +104,7 @@ def _payload(n: int, codes: list[int]) -> dict[str, Any]:
     return {"n": n, "vertices": [list(decode(c, n)) for c in sorted(codes)]}
 
 
-def polish_payload(target: "ShannonCapacityC7", payload: Any, seed: int, seconds: float = 10.0) -> dict[str, Any] | None:
+def polish_payload(target: C7Target, payload: Any, seed: int, seconds: float = 10.0) -> dict[str, Any] | None:
     """Return the local search's best set started from the independent part of `payload` (n ≤ 5), or None."""
     try:
         cand = target.parse(payload)
