@@ -74,12 +74,14 @@ def test_wrong_logarithm_count_is_the_same_wrong_value_on_both_paths():
     assert _rel(c2, _exact(shifted, pr.Q, pr.R, pr.theta)) < 1e-7  # n = 8: ~2e-8 quadrature error
 
 
-def test_unknown_perturbation_and_nonpositive_r_are_refused():
+def test_unknown_perturbation_nonpositive_r_and_p_not_vanishing_at_zero_are_refused():
     pr = KAPPA_STAR
     with pytest.raises(ValueError, match="unknown perturbation"):
         c_quadrature(pr.pieces, pr.Q, pr.R, pr.theta, perturb="typo")
     with pytest.raises(ValueError, match="R > 0"):
         c_quadrature(pr.pieces, pr.Q, Fraction(0), pr.theta)
+    with pytest.raises(ValueError, match="vanish at 0"):
+        c_quadrature([(0, [Fraction(1, 2), Fraction(1, 2)])], pr.Q, pr.R, pr.theta)
 
 
 @pytest.mark.slow
