@@ -8,6 +8,7 @@ deliberately broken step must be caught.
 from __future__ import annotations
 
 import ast
+import random
 from fractions import Fraction
 from pathlib import Path
 
@@ -107,3 +108,17 @@ def test_both_paths_agree_on_the_above_record_candidate_at_r_1_3013():
     assert _rel(c, _exact(pieces, Qf, R, THETA_CONTRACT)) < 1e-16
     kappa = 1 - np.log(c) / np.longdouble("1.3013")
     assert kappa > np.longdouble("0.4172944293")  # above PRZZ's 0.417293962 on both paths
+
+
+@pytest.mark.slow
+def test_both_paths_agree_on_random_three_piece_cases_at_random_r_and_theta():
+    rng = random.Random(2222)
+    for _ in range(3):
+        rnd = lambda: Fraction(rng.randint(-999, 999), rng.randint(1, 999))  # noqa: E731
+        P1 = [Fraction(0), *(rnd() for _ in range(3))]
+        P1[1] += 1 - sum(P1)  # P1(1) = 1
+        pieces = [(0, P1), (2, [Fraction(0), rnd(), rnd()]), (3, [Fraction(0), rnd()])]
+        Q = [Fraction(1), rnd(), rnd()]
+        R, theta = Fraction(rng.randint(50, 250), 100), Fraction(rng.randint(10, 57), 100)
+        c = c_quadrature(pieces, Q, R, theta, n=14)  # R up to 2.5: more nodes than at PRZZ's R
+        assert _rel(c, _exact(pieces, Q, R, theta)) < 1e-15, (pieces, Q, R, theta)
