@@ -52,6 +52,7 @@ class Checker:
         self._rng = rng or random.Random()
         self._identity = (target.name, target.version) if target is not None else None
         self.quarantined: dict[str, str] = {}  # worker -> why
+        self._to_recheck: list[str] = []  # quarantined workers whose earlier answers the session has not re-checked
         self.deadline: float | None = None
         self.set_deadline(deadline)
 
@@ -133,11 +134,17 @@ class Checker:
         if decision is None or not decision.commits or not self._must_recheck():
             return out, decision
         mine, my_decision = self.judge(parent_state, payload, head, limits)
-        if mine.evidence is None or mine.evidence.canonical_bytes() != out.evidence.canonical_bytes():
+        if disagreement(out, mine) is not None:
             why = f"worker {out.worker} answered differently from the session's re-check"
             self._quarantine(out.worker, why)
             return mine.by(f"{SESSION} (re-check; {why}: quarantined)"), my_decision
         return out.by(f"{out.worker} (re-checked)"), decision
+
+    def newly_quarantined(self) -> list[str]:
+        """Return the workers quarantined since the last call: everything each returned earlier in the session is
+        to be re-checked here (search/quarantine.py does it from the store, committed answers included)."""
+        out, self._to_recheck = self._to_recheck, []
+        return out
 
     def _must_recheck(self) -> bool:
         authenticated = self.executor is not None and getattr(self.executor, "authenticated", False)
@@ -146,6 +153,7 @@ class Checker:
     def _quarantine(self, worker: str | None, why: str) -> None:
         if worker and worker not in self.quarantined:
             self.quarantined[worker] = why
+            self._to_recheck.append(worker)
             hook = getattr(self.executor, "quarantine", None)
             if hook is not None:
                 hook(worker)
@@ -158,6 +166,24 @@ class Checker:
             if self.executor is not None:
                 ex, self.executor = self.executor, None
                 ex.close()
+
+
+def disagreement(theirs: CheckOutcome, mine: CheckOutcome) -> str | None:
+    """Return how a worker's outcome differs from the session's own check of the same candidate (None: the same
+    evidence bytes, timings aside, or the same malformed reason)."""
+    if theirs.evidence is not None and mine.evidence is not None:
+        if theirs.evidence.canonical_bytes() == mine.evidence.canonical_bytes():
+            return None
+        a, b = theirs.evidence, mine.evidence
+        if dict(a.bounds) != dict(b.bounds):
+            return (f"bounds {', '.join(f'{k} = {v}' for k, v in sorted(a.bounds.items())) or 'none'} against the "
+                    f"session's {', '.join(f'{k} = {v}' for k, v in sorted(b.bounds.items())) or 'none'}")
+        return "different evidence bytes (results, state or artifacts)"
+    if theirs.malformed is not None and theirs.malformed == mine.malformed:
+        return None
+    said = lambda o: "evidence" if o.evidence is not None else (f"malformed ({o.malformed[:80]})" if o.malformed  # noqa: E731
+                                                                 is not None else f"error ({str(o.error)[:80]})")
+    return f"{said(theirs)} against the session's {said(mine)}"
 
 
 def checker_for(runner_or_checker: Any, contract: Contract, executor: Executor | None = None) -> Checker:

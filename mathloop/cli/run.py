@@ -102,6 +102,7 @@ def run(
     prop = _proposer(proposer, contract, tgt, seed, model_opts)
     repo = open_repo(db)
     repo.ensure_contract(contract)
+    _refuse_failed_lineage(repo, contract)
     options = {"budget": budget, "time_limit": time_limit, "samples": samples, "proposer": proposer,
                **{k: v for k, v in model_opts.items() if v is not None}}
     if insecure_executor:
@@ -166,8 +167,24 @@ def run(
         if stats:
             stats = dataclasses.asdict(stats) if dataclasses.is_dataclass(stats) else dict(stats)
             console.print("proposer: " + ", ".join(f"{k} {v}" for k, v in stats.items()), highlight=False)
+        if summary.failed_commits:
+            fail(f"{len(summary.failed_commits)} commit(s) of this session, answered by a quarantined worker, failed "
+                 f"the session's re-check (first {summary.failed_commits[0][:12]}): the chain is append-only, the "
+                 "commits stay and `mathloop audit` fails from the first; `status` shows them", 1)
     finally:  # an in-process caller (tests, notebooks) gets its own SIGTERM handler back
         signal.signal(signal.SIGTERM, previous)
+
+
+def _refuse_failed_lineage(repo, contract: Contract) -> None:
+    """Exit 1 when a commit of the lineage failed a quarantine re-check: every commit after it rests on a state the
+    verifier did not decide, so no session extends it (search/quarantine.py)."""
+    from mathloop.store.rechecks import failed_rechecks
+
+    failed = failed_rechecks(repo.engine, contract.sha256)
+    if failed:
+        fail(f"lineage {contract.name} ({contract.sha256[:12]}): commit {failed[0].commit[:12]} failed the re-check of "
+             f"session {failed[0].session_id} (worker {failed[0].worker} quarantined): no session extends it; "
+             "start a new store (`mathloop status` and `mathloop audit` show it)", 1)
 
 
 def _wait_for_lean(worker: LeanWorker, progress: bool) -> None:
@@ -205,6 +222,8 @@ def _print_summary(contract: Contract, s: SessionSummary, lineage: str) -> None:
         table.add_row(f"{label} (this session)", str(n))
     if s.repeats:
         table.add_row("repeats (in no_progress)", f"{s.repeats} (exact repeats of stored candidates: recorded, not checked)")
+    for rec in s.rechecks:
+        table.add_row("quarantined", rec.line())
     table.add_row("lineage (as status shows)", lineage)
     table.add_row("rests on", hypotheses_line(contract))
     console.print(table)

@@ -134,3 +134,21 @@ def audit_lean_statuses(contract_sha: str, repo: Repository) -> list[Finding]:
                            f"says {body0['status']!r} for the same commit, {why}", table=LeanAttestationRow.__tablename__,
                            row=r.commit_hash, field="status"))
     return out
+
+
+def audit_failed_rechecks(contract_sha: str, repo: Repository) -> list[Finding]:
+    """Return a finding for every commit a session marked as failing its quarantine re-check (store/rechecks.py):
+    a quarantined worker's committed answer that the session's own check contradicts. The chain is append-only, so
+    the commit stays and the lineage fails its audit from it, whether or not this audit re-checks commits itself."""
+    from mathloop.store.rechecks import failed_rechecks
+
+    out = []
+    for f in failed_rechecks(repo.engine, contract_sha):
+        c = repo.get_commit(f.commit)
+        ours = c is not None and c.contract_sha == contract_sha
+        out.append(Finding(c.seq if ours else None, f.commit,
+                           f"commit failed the session's re-check after worker {f.worker} was quarantined (session "
+                           f"{f.session_id}): {f.reason}" if ours else
+                           f"memory row marks commit {f.commit[:12]} as failing a re-check, but it is not a commit of "
+                           "this lineage", table="candidates", row=f.candidate_id, field="proposer_meta"))
+    return out

@@ -14,6 +14,7 @@ from mathloop.check.outcome import CheckOutcome
 from mathloop.contract.model import Contract
 from mathloop.domain import Evidence, Label, payload_sha
 from mathloop.propose.base import Context, Proposal, Proposer, StopSession
+from mathloop.store.rechecks import LOOP_KEYS
 from mathloop.store.repository import CommitRecord, HeadMoved, Repository
 
 MAX_REGATES = 5
@@ -60,6 +61,12 @@ class SessionSummary:
     seconds: float = 0.0
     interrupted: int = 0
     repeats: int = 0  # exact repeats of a stored payload: recorded as no_progress without a check
+    rechecks: list = field(default_factory=list)  # search/quarantine.Recheck per worker quarantined in the session
+
+    @property
+    def failed_commits(self) -> list[str]:
+        """Return this session's commits whose worker answer failed the quarantine re-check (run then exits 1)."""
+        return [h for r in self.rechecks for h in r.failed_commits]
 
 
 class Observer(Protocol):
@@ -156,6 +163,19 @@ class Session:
     def _meta(p: Proposal, out: CheckOutcome) -> dict:
         return dict(p.meta) if out.worker is None else {**p.meta, "checked_by": out.worker}
 
+    def _recheck_quarantined(self, head: CommitRecord, summary: SessionSummary) -> CommitRecord:
+        """Re-check every earlier answer of each worker quarantined since the last call (search/quarantine.py);
+        a committed answer that fails stops the session. Returns the head."""
+        from mathloop.search.quarantine import recheck_answers
+
+        for worker in self.checker.newly_quarantined():
+            head, rec = recheck_answers(self, worker, head, summary.labels)
+            summary.rechecks.append(rec)
+        if summary.failed_commits and not summary.outcome:
+            summary.outcome = (f"stopped: {len(summary.failed_commits)} commit(s) by a quarantined worker failed the "
+                               "session's re-check (the lineage fails its audit from the first)")
+        return head
+
     def _submit(self, head: CommitRecord, batch: list[Proposal]) -> list[tuple[Any, Any]]:
         """Start every check of the round at once; return (state checked against, pending check) per proposal."""
         out = []
@@ -211,6 +231,7 @@ class Session:
                     continue
                 made = self.made
                 head, label = self.step(head, p, judged, bounds)                          # commit or record
+                head = self._recheck_quarantined(head, summary)  # a worker caught: its earlier answers again
                 summary.commits += self.made - made
                 done += 1
                 if label is None:
@@ -221,8 +242,8 @@ class Session:
                 summary.head = head
                 if observer is not None and label is not None:
                     observer.candidate(label, head, summary)
-                if over():
-                    summary.outcome = "time limit"
+                if summary.outcome or over():
+                    summary.outcome = summary.outcome or "time limit"
                     break
             rnd += 1
         summary.head = head
@@ -235,6 +256,9 @@ def _mark_repeats(proposals: list[Proposal], seen: set[str]) -> list[Proposal]:
     flagged with `meta.repeat_of` = its payload sha256, so that it is recorded, not checked."""
     out, here = [], set()
     for p in proposals:
+        meta = {k: v for k, v in p.meta.items() if k not in _LOOP_ONLY}  # only the loop writes these keys
+        if meta.keys() != p.meta.keys():
+            p = Proposal(p.payload, p.proposer, meta, p.malformed, p.expects_state)
         if p.malformed is not None:
             out.append(p)
             continue
@@ -243,6 +267,8 @@ def _mark_repeats(proposals: list[Proposal], seen: set[str]) -> list[Proposal]:
             out.append(Proposal(p.payload, p.proposer, {**p.meta, "repeat_of": sha}, None, p.expects_state))
         else:
             here.add(sha)
-            meta = {k: v for k, v in p.meta.items() if k != "repeat_of"}  # only the loop decides what is a repeat
-            out.append(p if meta.keys() == p.meta.keys() else Proposal(p.payload, p.proposer, meta, None, p.expects_state))
+            out.append(p)
     return out
+
+
+_LOOP_ONLY = ("repeat_of", *LOOP_KEYS)
