@@ -21,7 +21,7 @@ from mathloop.check.outcome import CheckOutcome
 from mathloop.check.rules import evidence_problems
 from mathloop.check.runner import CheckRunner, ProcessRunner
 from mathloop.contract.model import Contract
-from mathloop.domain import Scores
+from mathloop.domain import Label, Scores
 
 SESSION = "session"
 DEFAULT_RECHECK = 0.05
@@ -119,7 +119,8 @@ class Checker:
              limits: Sequence[Limit] = ()) -> tuple[CheckOutcome, Decision | None]:
         """Return (outcome, decision) of a submitted check. An executor's error is re-checked here (a lost worker
         costs nothing); an answer that would move the head is re-checked here unless the executor is
-        authenticated (then a `recheck` share is), and a worker that disagrees is quarantined."""
+        authenticated (then a `recheck` share is), an answer the gate labels `error` always is, and a worker that
+        disagrees is quarantined (its earlier answers are then re-checked by the loop: newly_quarantined)."""
         if pending is None:
             return self.judge(parent_state, payload, head, limits)
         out = pending.result()
@@ -130,8 +131,12 @@ class Checker:
         out, decision = self.settle(out, head, limits, remote=True)
         if out.error is not None:  # evidence that breaks the contract's rules: the worker is not believed
             self._quarantine(out.worker, out.error)
-            return self.judge(parent_state, payload, head, limits)
-        if decision is None or not decision.commits or not self._must_recheck():
+            mine, my_decision = self.judge(parent_state, payload, head, limits)
+            return mine.by(f"{SESSION} (re-check; worker {out.worker}'s evidence refused: quarantined)"), my_decision
+        # an answer the gate calls `error` (beyond a class maximum, across the bracket) is a checker bug or a lie:
+        # always re-checked, so that a lying worker is caught there too; one that would commit by the --recheck rule
+        must = decision is not None and (decision.label is Label.ERROR or (decision.commits and self._must_recheck()))
+        if not must:
             return out, decision
         mine, my_decision = self.judge(parent_state, payload, head, limits)
         if disagreement(out, mine) is not None:

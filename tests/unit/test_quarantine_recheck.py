@@ -140,3 +140,14 @@ def test_a_proposer_cannot_write_the_loop_s_recheck_keys(toy_contract, repo):
     assert failed_rechecks(repo.engine, toy_contract.sha256) == []
     row = _rows(repo, toy_contract)[-1]
     assert row.meta.get("checked_by") == "session" and "recheck_failed_commit" not in row.meta
+
+
+def test_an_answer_the_gate_calls_error_is_rechecked_and_its_worker_caught_even_at_recheck_0(toy_contract, repo):
+    """A forged value beyond the class maximum never commits, but it is a lie all the same: re-checked, caught."""
+    checker = Checker(toy_contract, executor=ForgingExecutor(), runner=InProcessRunner(), recheck=0.0)
+    with checker:
+        summary = Session(toy_contract, repo, checker).run(Sequence([{"x": "1/2"}, {"x": "98/100"}]),
+                                                           SessionLimits(2, samples=1))
+    assert list(checker.quarantined) == [FORGER] and summary.commits == 2
+    last = _rows(repo, toy_contract)[-1]
+    assert last.payload == {"x": "98/100"} and last.commit_hash and last.meta["checked_by"].startswith("session (re-check")
