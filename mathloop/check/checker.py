@@ -55,6 +55,9 @@ class Checker:
         self._to_recheck: list[str] = []  # quarantined workers whose earlier answers the session has not re-checked
         self.deadline: float | None = None
         self.set_deadline(deadline)
+        set_timeout = getattr(executor, "set_timeout", None)  # the Checker owns the timeout: its executor's too
+        if set_timeout is not None:
+            set_timeout(self.timeout_s)
 
     @property
     def name(self) -> str:
@@ -82,8 +85,13 @@ class Checker:
         return None if self.deadline is None else self.deadline - time.monotonic()
 
     def warm(self) -> int:
-        """Check the seed once in every executor worker (a head start for the first round); return how many answered."""
-        return self.executor.warm(self.contract) if self.executor is not None else 0
+        """Check the seed once in every executor worker (a head start for the first round); return how many answered
+        (0 when the warm-up fails: only a head start, a worker that fails here fails its checks too, as errors)."""
+        warm = getattr(self.executor, "warm", None)  # an embedder's executor may have none
+        try:
+            return warm(self.contract) if warm is not None else 0
+        except Exception:
+            return 0
 
     def limits(self, repo: Any, head_commit: str | None) -> tuple[Limit, ...]:
         """Return the partner lineage's bounds this lineage may not cross, read from the store once (per round)."""
@@ -186,9 +194,13 @@ def disagreement(theirs: CheckOutcome, mine: CheckOutcome) -> str | None:
         return "different evidence bytes (results, state or artifacts)"
     if theirs.malformed is not None and theirs.malformed == mine.malformed:
         return None
-    said = lambda o: "evidence" if o.evidence is not None else (f"malformed ({o.malformed[:80]})" if o.malformed  # noqa: E731
-                                                                 is not None else f"error ({str(o.error)[:80]})")
-    return f"{said(theirs)} against the session's {said(mine)}"
+    return f"{_said(theirs)} against the session's {_said(mine)}"
+
+
+def _said(out: CheckOutcome) -> str:
+    if out.evidence is not None:
+        return "evidence"
+    return f"malformed ({out.malformed[:80]})" if out.malformed is not None else f"error ({str(out.error)[:80]})"
 
 
 def checker_for(runner_or_checker: Any, contract: Contract, executor: Executor | None = None) -> Checker:

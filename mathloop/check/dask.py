@@ -195,6 +195,10 @@ class DaskExecutor:
         """Cut checks still running at `at`: each task carries the time left when it is submitted."""
         self.deadline = at
 
+    def set_timeout(self, seconds: float) -> None:
+        """Give every check submitted from now on `seconds` (each task carries it)."""
+        self.timeout_s = seconds
+
     def close(self) -> None:
         try:
             self.client.run(close_worker_runners)  # the checker children must not outlive the session

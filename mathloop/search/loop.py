@@ -14,7 +14,7 @@ from mathloop.check.outcome import CheckOutcome
 from mathloop.contract.model import Contract
 from mathloop.domain import Evidence, Label, payload_sha
 from mathloop.propose.base import Context, Proposal, Proposer, StopSession
-from mathloop.store.rechecks import LOOP_KEYS
+from mathloop.store.rechecks import LOOP_KEYS, failed_rechecks
 from mathloop.store.repository import CommitRecord, HeadMoved, Repository
 
 MAX_REGATES = 5
@@ -25,6 +25,10 @@ REPEAT_REASON = "repeat of stored candidate {sha}: an exact repeat (canonical JS
 
 class SeedRefused(RuntimeError):
     """The contract's seed candidate did not check; there is no root to build on."""
+
+
+class LineageRefused(RuntimeError):
+    """A commit of the lineage failed a quarantine re-check (search/quarantine.py): no session extends it."""
 
 
 @dataclass(frozen=True)
@@ -70,6 +74,9 @@ class SessionSummary:
 
 
 class Observer(Protocol):
+    """Who watches a session: `started` once with the head it opens on (optional), `candidate` after each label,
+    `finished` once with the summary (optional)."""
+
     def candidate(self, label: Label, head: CommitRecord | None, summary: SessionSummary) -> None: ...
 
 
@@ -93,8 +100,19 @@ class Session:
         self.checker = checker_for(self.checker, self.contract, self.executor)
 
     def ensure_root(self) -> CommitRecord:
-        """Return the head, checking and committing the contract's seed as the root if there is none."""
+        """Return the head, checking and committing the contract's seed as the root if there is none.
+
+        Raises:
+            SeedRefused: the seed does not check. LineageRefused: a commit of the lineage failed a quarantine
+                re-check, so every commit after it rests on a state the verifier did not decide.
+        """
         self.repo.ensure_contract(self.contract)
+        failed = failed_rechecks(self.repo.engine, self.contract.sha256)
+        if failed:
+            raise LineageRefused(f"lineage {self.contract.name} ({self.contract.sha256[:12]}): commit "
+                                 f"{failed[0].commit[:12]} failed the re-check of session {failed[0].session_id} (worker "
+                                 f"{failed[0].worker} quarantined): no session extends it; start a new store "
+                                 "(`mathloop status` and `mathloop audit` show it)")
         head = self.repo.head(self.contract.sha256)
         if head is not None:
             return head
@@ -169,7 +187,8 @@ class Session:
         from mathloop.search.quarantine import recheck_answers
 
         for worker in self.checker.newly_quarantined():
-            head, rec = recheck_answers(self, worker, head, summary.labels)
+            head, rec = recheck_answers(self.repo, self.contract, self.checker, self.session_id, self.step, worker, head,
+                                        summary.labels)
             summary.rechecks.append(rec)
         if summary.failed_commits and not summary.outcome:
             summary.outcome = (f"stopped: {len(summary.failed_commits)} commit(s) by a quarantined worker failed the "
@@ -191,9 +210,16 @@ class Session:
             clock: Callable[[], float] = time.monotonic) -> SessionSummary:
         """Run rounds until the budget or time limit is spent or the proposer has nothing more."""
         t0 = clock()
-        over = lambda: limits.time_limit_s is not None and clock() - t0 >= limits.time_limit_s  # noqa: E731
         head = self.ensure_root()
+        warm_from = clock()
+        self.checker.warm()  # every executor worker checks the seed once now, not inside the first round
+        t0 += clock() - warm_from  # a head start, not part of the session's time
+        if limits.time_limit_s is not None:  # a check still running at the limit is cut there, not at its timeout
+            self.checker.set_deadline(time.monotonic() + limits.time_limit_s)
+        over = lambda: limits.time_limit_s is not None and clock() - t0 >= limits.time_limit_s  # noqa: E731
         summary = SessionSummary(self.session_id, start_head=head, head=head)
+        if observer is not None and hasattr(observer, "started"):
+            observer.started(head)
         seen = set(self.repo.seen_payloads(self.contract.sha256))
         done = rnd = 0
         while not summary.outcome:
@@ -248,6 +274,8 @@ class Session:
             rnd += 1
         summary.head = head
         summary.seconds = clock() - t0
+        if observer is not None and hasattr(observer, "finished"):
+            observer.finished(summary)
         return summary
 
 

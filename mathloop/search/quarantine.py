@@ -19,17 +19,18 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Callable
 
-from mathloop.check.checker import disagreement
+from mathloop.check.checker import Checker, disagreement
 from mathloop.check.outcome import CheckOutcome
+from mathloop.contract.model import Contract
 from mathloop.domain import Label
 from mathloop.propose.base import Proposal
 from mathloop.store.rechecks import CHECKED_BY, FAILED_COMMIT, RECHECK_OF, WORKER, answers_of
-from mathloop.store.repository import CandidateRecord, CommitRecord
+from mathloop.store.repository import CandidateRecord, CommitRecord, Repository
 
-if TYPE_CHECKING:
-    from mathloop.search.loop import Session
+# The loop's step: judge a proposal against the head and commit or record it; returns (head, label or None).
+Step = Callable[[CommitRecord, Proposal, None, tuple], tuple[CommitRecord, "Label | None"]]
 
 BY_SESSION = "session (re-check after quarantine)"
 
@@ -62,13 +63,13 @@ class Recheck:
         return text
 
 
-def recheck_answers(session: "Session", worker: str, head: CommitRecord, labels: Counter) -> tuple[CommitRecord, Recheck]:
-    """Re-check every answer `worker` gave earlier in `session` (see the module docstring); return the head and what
-    was found. Every row written is counted in `labels`."""
-    repo, contract, checker = session.repo, session.contract, session.checker
+def recheck_answers(repo: Repository, contract: Contract, checker: Checker, session_id: int | None, step: Step,
+                    worker: str, head: CommitRecord, labels: Counter) -> tuple[CommitRecord, Recheck]:
+    """Re-check every answer `worker` gave earlier in session `session_id` (see the module docstring), judging again
+    through the loop's `step`; return the head and what was found. Every row written is counted in `labels`."""
     rec = Recheck(worker, checker.quarantined.get(worker, "quarantined"))
     wrong: list[tuple[CandidateRecord, str]] = []
-    for row in answers_of(repo, contract.sha256, session.session_id, worker):
+    for row in answers_of(repo, contract.sha256, session_id, worker):
         rec.answers += 1
         parent = repo.get_commit(row.head_commit) if row.head_commit else None
         mine = checker.check(parent.state if parent else None, row.payload)
@@ -93,12 +94,12 @@ def recheck_answers(session: "Session", worker: str, head: CommitRecord, labels:
             reason = (f"memory row {row.id} ({row.label}), checked by quarantined worker {worker}, fails the session's "
                       f"re-check: {why}; not judged again: the head rests on a commit that failed its re-check")
         else:  # the session's own judgement, against the current head, supersedes the worker's row
-            head, label = session.step(head, Proposal(row.payload, row.proposer, {RECHECK_OF: row.id, WORKER: worker}),
+            head, label = step(head, Proposal(row.payload, row.proposer, {RECHECK_OF: row.id, WORKER: worker}),
                                        None, checker.limits(repo, head.hash))
             if label is not None:
                 labels[label.value] += 1
             continue
-        repo.record(contract_sha=contract.sha256, session_id=session.session_id, head_commit=head.hash,
+        repo.record(contract_sha=contract.sha256, session_id=session_id, head_commit=head.hash,
                     payload=row.payload, proposer=row.proposer, meta=meta, label=Label.ERROR, reasons=[reason],
                     evidence=None)
         labels[Label.ERROR.value] += 1
