@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -22,16 +21,11 @@ from pathlib import Path
 import pytest
 
 from tests.integration.cli import ROOT, mathloop
+from tests.integration.postgres import _free_port  # a free loopback port
 
 pytest.importorskip("distributed")
 pytest.importorskip("cryptography")
 pytestmark = pytest.mark.slow
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _tls(certs: dict, who: str) -> list[str]:
