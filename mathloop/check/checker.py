@@ -21,7 +21,7 @@ from mathloop.check.outcome import CheckOutcome
 from mathloop.check.rules import evidence_problems
 from mathloop.check.runner import CheckRunner, ProcessRunner
 from mathloop.contract.model import Contract
-from mathloop.domain import Scores
+from mathloop.domain import Label, Scores
 
 SESSION = "session"
 DEFAULT_RECHECK = 0.05
@@ -52,8 +52,12 @@ class Checker:
         self._rng = rng or random.Random()
         self._identity = (target.name, target.version) if target is not None else None
         self.quarantined: dict[str, str] = {}  # worker -> why
+        self._to_recheck: list[str] = []  # quarantined workers whose earlier answers the session has not re-checked
         self.deadline: float | None = None
         self.set_deadline(deadline)
+        set_timeout = getattr(executor, "set_timeout", None)  # the Checker owns the timeout: its executor's too
+        if set_timeout is not None:
+            set_timeout(self.timeout_s)
 
     @property
     def name(self) -> str:
@@ -81,8 +85,13 @@ class Checker:
         return None if self.deadline is None else self.deadline - time.monotonic()
 
     def warm(self) -> int:
-        """Check the seed once in every executor worker (a head start for the first round); return how many answered."""
-        return self.executor.warm(self.contract) if self.executor is not None else 0
+        """Check the seed once in every executor worker (a head start for the first round); return how many answered
+        (0 when the warm-up fails: only a head start, a worker that fails here fails its checks too, as errors)."""
+        warm = getattr(self.executor, "warm", None)  # an embedder's executor may have none
+        try:
+            return warm(self.contract) if warm is not None else 0
+        except Exception:
+            return 0
 
     def limits(self, repo: Any, head_commit: str | None) -> tuple[Limit, ...]:
         """Return the partner lineage's bounds this lineage may not cross, read from the store once (per round)."""
@@ -118,7 +127,8 @@ class Checker:
              limits: Sequence[Limit] = ()) -> tuple[CheckOutcome, Decision | None]:
         """Return (outcome, decision) of a submitted check. An executor's error is re-checked here (a lost worker
         costs nothing); an answer that would move the head is re-checked here unless the executor is
-        authenticated (then a `recheck` share is), and a worker that disagrees is quarantined."""
+        authenticated (then a `recheck` share is), an answer the gate labels `error` always is, and a worker that
+        disagrees is quarantined (its earlier answers are then re-checked by the loop: newly_quarantined)."""
         if pending is None:
             return self.judge(parent_state, payload, head, limits)
         out = pending.result()
@@ -129,15 +139,25 @@ class Checker:
         out, decision = self.settle(out, head, limits, remote=True)
         if out.error is not None:  # evidence that breaks the contract's rules: the worker is not believed
             self._quarantine(out.worker, out.error)
-            return self.judge(parent_state, payload, head, limits)
-        if decision is None or not decision.commits or not self._must_recheck():
+            mine, my_decision = self.judge(parent_state, payload, head, limits)
+            return mine.by(f"{SESSION} (re-check; worker {out.worker}'s evidence refused: quarantined)"), my_decision
+        # an answer the gate calls `error` (beyond a class maximum, across the bracket) is a checker bug or a lie:
+        # always re-checked, so that a lying worker is caught there too; one that would commit by the --recheck rule
+        must = decision is not None and (decision.label is Label.ERROR or (decision.commits and self._must_recheck()))
+        if not must:
             return out, decision
         mine, my_decision = self.judge(parent_state, payload, head, limits)
-        if mine.evidence is None or mine.evidence.canonical_bytes() != out.evidence.canonical_bytes():
+        if disagreement(out, mine) is not None:
             why = f"worker {out.worker} answered differently from the session's re-check"
             self._quarantine(out.worker, why)
             return mine.by(f"{SESSION} (re-check; {why}: quarantined)"), my_decision
         return out.by(f"{out.worker} (re-checked)"), decision
+
+    def newly_quarantined(self) -> list[str]:
+        """Return the workers quarantined since the last call: everything each returned earlier in the session is
+        to be re-checked here (search/quarantine.py does it from the store, committed answers included)."""
+        out, self._to_recheck = self._to_recheck, []
+        return out
 
     def _must_recheck(self) -> bool:
         authenticated = self.executor is not None and getattr(self.executor, "authenticated", False)
@@ -146,6 +166,7 @@ class Checker:
     def _quarantine(self, worker: str | None, why: str) -> None:
         if worker and worker not in self.quarantined:
             self.quarantined[worker] = why
+            self._to_recheck.append(worker)
             hook = getattr(self.executor, "quarantine", None)
             if hook is not None:
                 hook(worker)
@@ -158,6 +179,28 @@ class Checker:
             if self.executor is not None:
                 ex, self.executor = self.executor, None
                 ex.close()
+
+
+def disagreement(theirs: CheckOutcome, mine: CheckOutcome) -> str | None:
+    """Return how a worker's outcome differs from the session's own check of the same candidate (None: the same
+    evidence bytes, timings aside, or the same malformed reason)."""
+    if theirs.evidence is not None and mine.evidence is not None:
+        if theirs.evidence.canonical_bytes() == mine.evidence.canonical_bytes():
+            return None
+        a, b = theirs.evidence, mine.evidence
+        if dict(a.bounds) != dict(b.bounds):
+            return (f"bounds {', '.join(f'{k} = {v}' for k, v in sorted(a.bounds.items())) or 'none'} against the "
+                    f"session's {', '.join(f'{k} = {v}' for k, v in sorted(b.bounds.items())) or 'none'}")
+        return "different evidence bytes (results, state or artifacts)"
+    if theirs.malformed is not None and theirs.malformed == mine.malformed:
+        return None
+    return f"{_said(theirs)} against the session's {_said(mine)}"
+
+
+def _said(out: CheckOutcome) -> str:
+    if out.evidence is not None:
+        return "evidence"
+    return f"malformed ({out.malformed[:80]})" if out.malformed is not None else f"error ({str(out.error)[:80]})"
 
 
 def checker_for(runner_or_checker: Any, contract: Contract, executor: Executor | None = None) -> Checker:

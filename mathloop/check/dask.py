@@ -122,6 +122,16 @@ class DaskCheck:
             return "?"
 
 
+class NoWorker:
+    """A check with no worker to run it: its result is an error outcome at once (the session then checks it itself)."""
+
+    def __init__(self, why: str) -> None:
+        self.why = why
+
+    def result(self, timeout: float | None = None) -> CheckOutcome:
+        return CheckOutcome(error=self.why)
+
+
 class DaskExecutor:
     """Checks as tasks on a dask.distributed scheduler; a lost worker's tasks are re-run elsewhere by dask.
 
@@ -156,7 +166,7 @@ class DaskExecutor:
         self.in_flight = 4 * self.workers
         self.name = f"dask {address} ({self.workers} worker{'s' if self.workers != 1 else ''})"
 
-    def submit(self, contract: Contract, parent_state, payload) -> DaskCheck:
+    def submit(self, contract: Contract, parent_state, payload) -> "DaskCheck | NoWorker":
         left = None if self.deadline is None else self.deadline - time.monotonic()
         where = {}
         if self.quarantined:  # a quarantined worker gets no more tasks (none left: the session checks itself)
@@ -164,7 +174,9 @@ class DaskExecutor:
                 allowed = [w for w in self.client.scheduler_info().get("workers", {}) if w not in self.quarantined]
             except Exception:
                 allowed = []
-            where = {"workers": allowed or ["quarantined-all"], "allow_other_workers": False}
+            if not allowed:  # a task restricted to no worker would wait for its whole timeout
+                return NoWorker(f"{self.name}: every worker is quarantined")
+            where = {"workers": allowed, "allow_other_workers": False}
         return DaskCheck(self, self.client.submit(check_on_worker, contract, parent_state, payload, self.timeout_s,
                                                   left, pure=False, retries=2, **where))
 
@@ -182,6 +194,10 @@ class DaskExecutor:
     def set_deadline(self, at: float | None) -> None:
         """Cut checks still running at `at`: each task carries the time left when it is submitted."""
         self.deadline = at
+
+    def set_timeout(self, seconds: float) -> None:
+        """Give every check submitted from now on `seconds` (each task carries it)."""
+        self.timeout_s = seconds
 
     def close(self) -> None:
         try:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import signal
-import time
 from pathlib import Path
 from typing import Optional
 
@@ -17,7 +16,7 @@ from mathloop.cli.common import (TARGET_HELP, bounds_text, console, contract_lin
 from mathloop.contract import Contract
 from mathloop.lean.worker import LeanWorker
 from mathloop.propose.replay import ReplayFileError, ReplayProposer
-from mathloop.search.loop import SeedRefused, Session, SessionLimits, SessionSummary
+from mathloop.search.loop import LineageRefused, SeedRefused, Session, SessionLimits, SessionSummary
 from mathloop.check.checker import DEFAULT_RECHECK, Checker
 from mathloop.check.executors import TLS, executor_for
 from mathloop.targets import build_target
@@ -51,16 +50,35 @@ def _terminate(signum, frame) -> None:
     raise KeyboardInterrupt
 
 
-class _LiveProgress:
-    """The loop's observer: a rich progress bar with the best bound, commits and label counts."""
+class _Console:
+    """The loop's observer: the session's header, a live progress bar (best bound, commits, label counts), and the
+    summary table at the end (with the lineage's counts as `status` shows them)."""
 
-    def __init__(self, progress: Progress, task, contract: Contract) -> None:
-        self.progress, self.task, self.contract = progress, task, contract
+    def __init__(self, contract: Contract, progress: Progress) -> None:
+        self.contract, self.progress = contract, progress
+        self.engine = None      # the store's engine, for the lineage's counts (set once the store is open)
+        self.executor = ""      # "local pool (2 workers); 4 proposals per round" (set once the checker is built)
+        self.budget = 0
+        self.task = None
+
+    def started(self, head) -> None:
+        c = self.contract
+        console.print(f"[bold]{c.name}[/] ({c.target}, {contract_line(c)}) — head {head.hash[:12]} (seq {head.seq}): "
+                      f"{bounds_text(c, head.bounds)}")
+        console.print(f"[yellow]rests on:[/] {hypotheses_line(c)}", highlight=False)
+        console.print(f"executor: {self.executor}", highlight=False)
+        self.task = self.progress.add_task(bounds_text(c, head.bounds), total=self.budget)
 
     def candidate(self, label, head, summary: SessionSummary) -> None:
         labels = " ".join(f"{k}:{v}" for k, v in sorted(summary.labels.items()))
         self.progress.update(self.task, advance=1, description=(
             f"{bounds_text(self.contract, head.bounds)} | commits {summary.commits} | {labels}"))
+
+    def finished(self, summary: SessionSummary) -> None:
+        from mathloop.view.counts import lineage_counts  # the one count that status and the web view show
+
+        self.progress.stop()  # the table goes below the finished bar
+        _print_summary(self.contract, summary, lineage_counts(self.engine, self.contract.sha256).line())
 
 
 def run(
@@ -95,6 +113,9 @@ def run(
 ) -> None:
     """Run a search session: propose, check, gate, and commit only strict progress."""
     contract = open_contract(target, contract_file)
+    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                   console=console, disable=not progress, transient=False)
+    shown = _Console(contract, bar)
     tgt = build_target(contract)
     budget = budget or contract.default_budget
     model_opts = dict(model=model, base_url=base_url, samples=samples, temperature=temperature, max_tokens=max_tokens,
@@ -109,13 +130,15 @@ def run(
     session_id = repo.start_session(contract.sha256, prop.name, seed, options)
     tls = TLS(tls_ca, tls_cert, tls_key) if (tls_ca and tls_cert and tls_key) else None
     try:
-        pool = executor_for(executor, workers, float(contract.check_timeout_s), tls=tls,
-                            insecure=insecure_executor) if (workers > 1 or executor != "local") else None
+        pool = executor_for(executor, workers, tls=tls, insecure=insecure_executor) \
+            if (workers > 1 or executor != "local") else None  # the Checker gives it the contract's timeout
     except (ValueError, OSError) as e:
         repo.end_session(session_id, f"executor unavailable: {e}")
         fail(f"--executor: {e}", 2)
     checker = Checker(contract, target=tgt, executor=pool, recheck=recheck)
     samples = max(samples, checker.in_flight)  # keep enough in flight that no worker waits (Executor.in_flight)
+    shown.engine, shown.budget = repo.engine, budget
+    shown.executor = f"{checker.name}; {samples} proposals per round"
     worker = LeanWorker(repo.engine, contract.sha256, tgt) if lean else None
     session = Session(contract, repo, checker, session_id,
                       on_commit=(lambda c, ev: worker.submit(c.hash, ev)) if worker is not None else None)
@@ -123,49 +146,39 @@ def run(
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         summary = None
-        try:
+        with checker:  # every checker child and the executor stop when the session does, however it ends
             try:
-                head0 = session.ensure_root()
+                with bar:
+                    summary = session.run(prop, SessionLimits(budget, time_limit, samples), shown)
             except SeedRefused as e:
                 repo.end_session(session_id, f"seed refused: {e}")
                 fail(str(e), 1)
-            console.print(f"[bold]{contract.name}[/] ({contract.target}, {contract_line(contract)}) — head "
-                          f"{head0.hash[:12]} (seq {head0.seq}): {bounds_text(contract, head0.bounds)}")
-            console.print(f"[yellow]rests on:[/] {hypotheses_line(contract)}", highlight=False)
-            console.print(f"executor: {checker.name}; {samples} proposals per round", highlight=False)
-            try:  # each worker checks the seed once now, not inside the session's first round
-                checker.warm()
-            except Exception as e:  # only a head start: a worker that fails here fails its checks too, as errors
-                console.print(f"[yellow]executor warm-up failed[/]: {str(e)[:200]}", highlight=False)
-            with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                          console=console, disable=not progress, transient=False) as bar:
-                task = bar.add_task(bounds_text(contract, head0.bounds), total=budget)
-                if time_limit is not None:  # a check still running at the limit is cut there, not at its timeout
-                    checker.set_deadline(time.monotonic() + time_limit)
-                summary = session.run(prop, SessionLimits(budget, time_limit, samples), _LiveProgress(bar, task, contract))
-        except KeyboardInterrupt:
-            repo.end_session(session_id, "interrupted")
-            console.print("[yellow]interrupted[/]: every processed candidate is recorded; the head is consistent; "
-                          "unchecked commits stay Lean-pending (`mathloop lean-check`).")
-            raise typer.Exit(130)
-        except BaseException as e:  # no path leaves the session unsealed; the error itself still surfaces
-            if not isinstance(e, (typer.Exit, SystemExit)):
-                repo.end_session(session_id, f"failed: {type(e).__name__}: {str(e)[:200]}")
-            raise
-        finally:
-            checker.close()
-            if worker is not None and summary is None:
-                worker.close(kill=True)
+            except LineageRefused as e:
+                repo.end_session(session_id, "refused: a commit of the lineage failed a quarantine re-check")
+                fail(str(e), 1)
+            except KeyboardInterrupt:
+                repo.end_session(session_id, "interrupted")
+                console.print("[yellow]interrupted[/]: every processed candidate is recorded; the head is consistent; "
+                              "unchecked commits stay Lean-pending (`mathloop lean-check`).")
+                raise typer.Exit(130)
+            except BaseException as e:  # no path leaves the session unsealed; the error itself still surfaces
+                if not isinstance(e, (typer.Exit, SystemExit)):
+                    repo.end_session(session_id, f"failed: {type(e).__name__}: {str(e)[:200]}")
+                raise
+            finally:
+                if worker is not None and summary is None:
+                    worker.close(kill=True)
         repo.end_session(session_id, summary.outcome)
         if worker is not None:
             _wait_for_lean(worker, progress)
-        from mathloop.view.counts import lineage_counts  # the one count that status and the web view show
-
-        _print_summary(contract, summary, lineage_counts(repo.engine, contract.sha256).line())
         stats = prop.stats()
         if stats:
             stats = dataclasses.asdict(stats) if dataclasses.is_dataclass(stats) else dict(stats)
             console.print("proposer: " + ", ".join(f"{k} {v}" for k, v in stats.items()), highlight=False)
+        if summary.failed_commits:
+            fail(f"{len(summary.failed_commits)} commit(s) of this session, answered by a quarantined worker, failed "
+                 f"the session's re-check (first {summary.failed_commits[0][:12]}): the chain is append-only, the "
+                 "commits stay and `mathloop audit` fails from the first; `status` shows them", 1)
     finally:  # an in-process caller (tests, notebooks) gets its own SIGTERM handler back
         signal.signal(signal.SIGTERM, previous)
 
@@ -205,6 +218,8 @@ def _print_summary(contract: Contract, s: SessionSummary, lineage: str) -> None:
         table.add_row(f"{label} (this session)", str(n))
     if s.repeats:
         table.add_row("repeats (in no_progress)", f"{s.repeats} (exact repeats of stored candidates: recorded, not checked)")
+    for rec in s.rechecks:
+        table.add_row("quarantined", rec.line())
     table.add_row("lineage (as status shows)", lineage)
     table.add_row("rests on", hypotheses_line(contract))
     console.print(table)

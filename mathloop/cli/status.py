@@ -14,6 +14,7 @@ from mathloop.cli.common import (DB_HELP, TARGET_HELP, bounds_json, console, con
 from mathloop.lean import attest
 from mathloop.search.bracket import bracket
 from mathloop.search.gate import open_obligations
+from mathloop.store.rechecks import failed_rechecks
 from mathloop.view.counts import lineage_counts
 
 
@@ -34,6 +35,7 @@ def status(
             for h in contract.hypotheses]
     older = [c.sha256 for c in repo.lineages(contract.name) if c.sha256 != contract.sha256]
     br = bracket(repo, contract)
+    failed = failed_rechecks(repo.engine, contract.sha256)
     if as_json:
         print_json({
             "target": contract.name,
@@ -58,6 +60,7 @@ def status(
                               "text": b.class_maximum_text()} for b in contract.bounds if b.class_maximum is not None],
             "other_lineages": older,
             **({"bracket": br.to_json()} if br is not None else {}),
+            "failed_rechecks": [f.to_json() for f in failed],  # commits a quarantine re-check contradicts
         })
         return
     console.print(f"[bold]{escape(contract.name)}[/] — {escape(contract.title)}", highlight=False)
@@ -67,6 +70,9 @@ def status(
     if head is None:
         console.print(escape("no commits yet: run `mathloop run " + contract.name + "`"), highlight=False)
         return
+    for f in failed:
+        console.print("[red]failed re-check[/]: " + escape(f"commit {f.commit} (memory row {f.candidate_id}), answered by "
+                      f"quarantined worker {f.worker}: {f.reason}"), highlight=False)
     t = Table(show_header=True)
     t.add_column("bound")
     t.add_column("certified", justify="right")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from mathloop.check.outcome import CheckOutcome
-from mathloop.check.pool import LocalPool
+from mathloop.check.executors import LocalPool
 from mathloop.contract import Contract
 
 

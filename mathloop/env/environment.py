@@ -25,7 +25,7 @@ from mathloop.contract import Contract
 from mathloop.targets import load_contract
 from mathloop.domain import Label, fraction_str, sha256_hex
 from mathloop.check.checker import Checker
-from mathloop.check.pool import LocalPool
+from mathloop.check.executors import LocalPool
 from mathloop.env.prompting import context_at, messages_at
 from mathloop.env.reference import Reference, StoreCommit, reference_state
 from mathloop.env.rewards import RewardTable, certified_gain

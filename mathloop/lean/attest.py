@@ -4,9 +4,9 @@ Each attestation says what happened to one commit's rendering (status, which Lea
 commit hash, prelude sha256 — the files' sha256s, axioms, time). Its hash covers the previous
 attestation's hash and its canonical body, so an edited, inserted or deleted row breaks the chain and
 `audit` names the commit. The latest attestation of a commit is its Lean status; a commit with none is
-`pending`. Lean is deterministic, so a well-formed, newly hashed attestation that contradicts an
-earlier one about the same rendering (e.g. `refuted` appended after `checked`) is found without a
-re-run (`contradictions`, part of `verify_chain`).
+`pending`. A well-formed, newly hashed attestation that contradicts an earlier one of its commit (e.g.
+`refuted` appended after `checked`) is the audit's one contradiction check, on the rows
+(search/audit_lineage.audit_lean_statuses), not this chain's.
 """
 
 from __future__ import annotations
@@ -153,63 +153,16 @@ def statuses(engine: Engine, contract_sha: str, commits: Iterable[str]) -> dict[
     return {h: status_json(last.get(h)) for h in commits}
 
 
-DECISIVE = ("checked", "refuted")
-
-
-def contradiction(earlier: Iterable[tuple[int, Attestation]], att: Attestation) -> str | None:
-    """Return how `att` contradicts an earlier attestation of the same commit (None: it does not).
-
-    A decisive status (`checked`, `refuted`) never changes for the same rendering, and a `checked`
-    rendering never later fails to render. A different rendering (the target's renderer changed) is
-    not a contradiction; `verify_chain` compares each decisive attestation's rendering with today's.
-
-    >>> a = Attestation("c", "checked", artifact_sha256="a")
-    >>> contradiction([(0, a)], Attestation("c", "refuted", artifact_sha256="a"))
-    'says refuted, but attestation 0 said checked about the same rendering (a Lean check is deterministic)'
-    >>> contradiction([(0, a)], Attestation("c", "refuted", artifact_sha256="b")) is None
-    True
-    >>> contradiction([(0, a)], Attestation("c", "unavailable")) is None  # no Lean here: says nothing
-    True
-    """
-    for seq, e in earlier:
-        if e.commit != att.commit or e.status not in DECISIVE or e.status == att.status:
-            continue
-        if e.artifact_sha256 and e.artifact_sha256 == att.artifact_sha256:
-            return (f"says {att.status}, but attestation {seq} said {e.status} about the same rendering "
-                    "(a Lean check is deterministic)")
-        # `unavailable`/`pending` say Lean did not run, not that the evidence stopped rendering
-        if e.status == "checked" and not att.artifact_sha256 and att.status in ("refuted", "not_rendered"):
-            return (f"says {att.status} without a rendering, but attestation {seq} said checked for a rendering "
-                    "of the same stored evidence")
-    return None
-
-
-def contradictions(engine: Engine, contract_sha: str) -> list[Problem]:
-    """Return every well-formed attestation that contradicts an earlier one of its commit (no Lean re-run)."""
-    seen: dict[str, list[tuple[int, Attestation]]] = {}
-    out = []
-    for r in _rows(engine, contract_sha):
-        try:
-            att = Attestation.from_body(json.loads(r.body))
-        except (ValueError, KeyError, TypeError):
-            continue  # unreadable: verify_chain reports it
-        why = contradiction(seen.get(att.commit, ()), att)
-        if why is not None:
-            out.append(Problem(att.commit, f"Lean attestation {r.seq}: {why}"))
-        seen.setdefault(att.commit, []).append((r.seq, att))
-    return out
-
-
 def verify_chain(engine: Engine, contract_sha: str, commits: Mapping[str, int],
                  expected_artifact: Callable[[str], str | None] | None = None) -> list[Problem]:
     """Return every problem of the contract's attestation chain (empty: it verifies).
 
     `commits` maps each commit hash of the lineage to its seq; `expected_artifact(commit)` returns the
     sha256 of the commit's rendering today (None if it renders none), so a decisive attestation about
-    another file is found. Contradictions between well-formed attestations are included.
+    another file is found. Contradictions between well-formed attestations are the audit's
+    (search/audit_lineage.audit_lean_statuses).
     """
     problems: list[Problem] = []
-    history: dict[str, list[tuple[int, Attestation]]] = {}
     prev = GENESIS
     for i, r in enumerate(_rows(engine, contract_sha)):
         def bad(msg: str) -> None:
@@ -241,9 +194,6 @@ def verify_chain(engine: Engine, contract_sha: str, commits: Mapping[str, int],
                                                                           and att.artifact_sha256)) \
                 and expected_artifact(r.commit_hash) != att.artifact_sha256:
             bad("is about a different Lean rendering than the commit's evidence gives today")
-        elif (why := contradiction(history.get(att.commit, ()), att)) is not None:
-            bad(why)
-        history.setdefault(att.commit, []).append((r.seq, att))
         prev = r.hash
     return problems
 

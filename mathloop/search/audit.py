@@ -14,7 +14,8 @@ from typing import Callable
 from mathloop.contract.model import Contract
 from mathloop.domain import Label, fraction_str, payload_sha, sha256_hex
 from mathloop.lean.attest import audit_attestations
-from mathloop.search.audit_lineage import Coverage, LineageLinks, audit_anchor, audit_lean_statuses
+from mathloop.search.audit_lineage import (Coverage, LineageLinks, audit_anchor, audit_failed_rechecks,
+                                           audit_lean_statuses)
 from mathloop.search.audit_memory import MemoryStats, audit_contract_row, audit_memory
 from mathloop.check.checker import checker_for
 from mathloop.check.rules import evidence_problems
@@ -83,6 +84,7 @@ def audit_store(contract: Contract, repo: Repository, runner: CheckRunner | None
     findings += mem_findings
     findings += _lean_attestations(contract, repo)
     findings += audit_lean_statuses(contract.sha256, repo)
+    findings += audit_failed_rechecks(contract.sha256, repo)
     if checkpoint is not None:
         findings += [Finding(None, checkpoint.head, why, table="checkpoint", row=checkpoint.head)
                      for why in compare(repo, contract.sha256, checkpoint, OTHER_CHAINS)]

@@ -98,10 +98,13 @@ class LineageLinks:
 
 
 def audit_lean_statuses(contract_sha: str, repo: Repository) -> list[Finding]:
-    """Return a finding for each Lean attestation that contradicts an earlier decided one for the same commit.
+    """Return a finding for each Lean attestation that contradicts an earlier decided one for the same commit:
+    the audit's one contradiction check (the Lean layer verifies its chain's hashes, rows and renderings).
 
     The kernel answers once per file: `refuted` after `checked` (or the reverse) by the same Lean on the same
-    rendering means one of them is forged; by another Lean it needs `mathloop audit --lean` to settle.
+    rendering means one of them is forged; by another Lean it needs `mathloop audit --lean` to settle. A
+    `checked` rendering never later fails to render: `not_rendered`, or `refuted` without a rendering, after
+    it is a contradiction too. `unavailable` says only that Lean did not run.
     """
     from mathloop.lean.attest import LeanAttestationRow  # the Lean layer's table (read here, never written)
     from sqlmodel import Session, col, select
@@ -119,6 +122,8 @@ def audit_lean_statuses(contract_sha: str, repo: Repository) -> list[Finding]:
             status = body["status"]
         except (ValueError, KeyError, TypeError):
             continue  # an unreadable body is the attestation chain's own finding
+        if status == "not_rendered" and first.get(r.commit_hash, (0, {}))[1].get("status") == "checked":
+            status = "refuted"  # "renders nothing" after a checked rendering: judged as a refutation without one
         if status not in DECIDED:
             continue
         if r.commit_hash not in first:
@@ -129,8 +134,28 @@ def audit_lean_statuses(contract_sha: str, repo: Repository) -> list[Finding]:
             continue
         same = all(body0.get(k) == body.get(k) for k in LEAN_IDENTITY)
         why = ("by the same Lean on the same rendering: one of them is forged" if same else
+               "without a rendering, while the earlier one checked a rendering of the same stored evidence"
+               if body0["status"] == "checked" and body0.get("artifact_sha256") and not body.get("artifact_sha256") else
                "by another Lean or rendering, without a re-run that settles it (`mathloop audit --lean`)")
-        out.append(Finding(None, r.commit_hash, f"Lean attestation {r.seq} says {status!r} but attestation {seq0} "
-                           f"says {body0['status']!r} for the same commit, {why}", table=LeanAttestationRow.__tablename__,
-                           row=r.commit_hash, field="status"))
+        out.append(Finding(None, r.commit_hash, f"Lean attestation {r.seq} says {body['status']!r} but attestation "
+                           f"{seq0} says {body0['status']!r} for the same commit, {why}",
+                           table=LeanAttestationRow.__tablename__, row=r.commit_hash, field="status"))
+    return out
+
+
+def audit_failed_rechecks(contract_sha: str, repo: Repository) -> list[Finding]:
+    """Return a finding for every commit a session marked as failing its quarantine re-check (store/rechecks.py):
+    a quarantined worker's committed answer that the session's own check contradicts. The chain is append-only, so
+    the commit stays and the lineage fails its audit from it, whether or not this audit re-checks commits itself."""
+    from mathloop.store.rechecks import failed_rechecks
+
+    out = []
+    for f in failed_rechecks(repo.engine, contract_sha):
+        c = repo.get_commit(f.commit)
+        ours = c is not None and c.contract_sha == contract_sha
+        out.append(Finding(c.seq if ours else None, f.commit,
+                           f"commit failed the session's re-check after worker {f.worker} was quarantined (session "
+                           f"{f.session_id}): {f.reason}" if ours else
+                           f"memory row marks commit {f.commit[:12]} as failing a re-check, but it is not a commit of "
+                           "this lineage", table="candidates", row=f.candidate_id, field="proposer_meta"))
     return out

@@ -2,6 +2,6 @@
 
 from mathloop.check.executors import TLS, Executor, Pending, executor_for
 from mathloop.check.dask import DaskCheck, DaskExecutor
-from mathloop.check.pool import LocalPool
+from mathloop.check.executors import LocalPool
 
 __all__ = ["TLS", "DaskCheck", "DaskExecutor", "Executor", "LocalPool", "Pending", "executor_for"]

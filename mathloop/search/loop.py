@@ -14,6 +14,7 @@ from mathloop.check.outcome import CheckOutcome
 from mathloop.contract.model import Contract
 from mathloop.domain import Evidence, Label, payload_sha
 from mathloop.propose.base import Context, Proposal, Proposer, StopSession
+from mathloop.store.rechecks import LOOP_KEYS, failed_rechecks
 from mathloop.store.repository import CommitRecord, HeadMoved, Repository
 
 MAX_REGATES = 5
@@ -24,6 +25,10 @@ REPEAT_REASON = "repeat of stored candidate {sha}: an exact repeat (canonical JS
 
 class SeedRefused(RuntimeError):
     """The contract's seed candidate did not check; there is no root to build on."""
+
+
+class LineageRefused(RuntimeError):
+    """A commit of the lineage failed a quarantine re-check (search/quarantine.py): no session extends it."""
 
 
 @dataclass(frozen=True)
@@ -60,9 +65,18 @@ class SessionSummary:
     seconds: float = 0.0
     interrupted: int = 0
     repeats: int = 0  # exact repeats of a stored payload: recorded as no_progress without a check
+    rechecks: list = field(default_factory=list)  # search/quarantine.Recheck per worker quarantined in the session
+
+    @property
+    def failed_commits(self) -> list[str]:
+        """Return this session's commits whose worker answer failed the quarantine re-check (run then exits 1)."""
+        return [h for r in self.rechecks for h in r.failed_commits]
 
 
 class Observer(Protocol):
+    """Who watches a session: `started` once with the head it opens on (optional), `candidate` after each label,
+    `finished` once with the summary (optional)."""
+
     def candidate(self, label: Label, head: CommitRecord | None, summary: SessionSummary) -> None: ...
 
 
@@ -86,8 +100,19 @@ class Session:
         self.checker = checker_for(self.checker, self.contract, self.executor)
 
     def ensure_root(self) -> CommitRecord:
-        """Return the head, checking and committing the contract's seed as the root if there is none."""
+        """Return the head, checking and committing the contract's seed as the root if there is none.
+
+        Raises:
+            SeedRefused: the seed does not check. LineageRefused: a commit of the lineage failed a quarantine
+                re-check, so every commit after it rests on a state the verifier did not decide.
+        """
         self.repo.ensure_contract(self.contract)
+        failed = failed_rechecks(self.repo.engine, self.contract.sha256)
+        if failed:
+            raise LineageRefused(f"lineage {self.contract.name} ({self.contract.sha256[:12]}): commit "
+                                 f"{failed[0].commit[:12]} failed the re-check of session {failed[0].session_id} (worker "
+                                 f"{failed[0].worker} quarantined): no session extends it; start a new store "
+                                 "(`mathloop status` and `mathloop audit` show it)")
         head = self.repo.head(self.contract.sha256)
         if head is not None:
             return head
@@ -156,6 +181,20 @@ class Session:
     def _meta(p: Proposal, out: CheckOutcome) -> dict:
         return dict(p.meta) if out.worker is None else {**p.meta, "checked_by": out.worker}
 
+    def _recheck_quarantined(self, head: CommitRecord, summary: SessionSummary) -> CommitRecord:
+        """Re-check every earlier answer of each worker quarantined since the last call (search/quarantine.py);
+        a committed answer that fails stops the session. Returns the head."""
+        from mathloop.search.quarantine import recheck_answers
+
+        for worker in self.checker.newly_quarantined():
+            head, rec = recheck_answers(self.repo, self.contract, self.checker, self.session_id, self.step, worker, head,
+                                        summary.labels)
+            summary.rechecks.append(rec)
+        if summary.failed_commits and not summary.outcome:
+            summary.outcome = (f"stopped: {len(summary.failed_commits)} commit(s) by a quarantined worker failed the "
+                               "session's re-check (the lineage fails its audit from the first)")
+        return head
+
     def _submit(self, head: CommitRecord, batch: list[Proposal]) -> list[tuple[Any, Any]]:
         """Start every check of the round at once; return (state checked against, pending check) per proposal."""
         out = []
@@ -171,9 +210,16 @@ class Session:
             clock: Callable[[], float] = time.monotonic) -> SessionSummary:
         """Run rounds until the budget or time limit is spent or the proposer has nothing more."""
         t0 = clock()
-        over = lambda: limits.time_limit_s is not None and clock() - t0 >= limits.time_limit_s  # noqa: E731
         head = self.ensure_root()
+        warm_from = clock()
+        self.checker.warm()  # every executor worker checks the seed once now, not inside the first round
+        t0 += clock() - warm_from  # a head start, not part of the session's time
+        if limits.time_limit_s is not None:  # a check still running at the limit is cut there, not at its timeout
+            self.checker.set_deadline(time.monotonic() + limits.time_limit_s)
+        over = lambda: limits.time_limit_s is not None and clock() - t0 >= limits.time_limit_s  # noqa: E731
         summary = SessionSummary(self.session_id, start_head=head, head=head)
+        if observer is not None and hasattr(observer, "started"):
+            observer.started(head)
         seen = set(self.repo.seen_payloads(self.contract.sha256))
         done = rnd = 0
         while not summary.outcome:
@@ -211,6 +257,7 @@ class Session:
                     continue
                 made = self.made
                 head, label = self.step(head, p, judged, bounds)                          # commit or record
+                head = self._recheck_quarantined(head, summary)  # a worker caught: its earlier answers again
                 summary.commits += self.made - made
                 done += 1
                 if label is None:
@@ -221,12 +268,14 @@ class Session:
                 summary.head = head
                 if observer is not None and label is not None:
                     observer.candidate(label, head, summary)
-                if over():
-                    summary.outcome = "time limit"
+                if summary.outcome or over():
+                    summary.outcome = summary.outcome or "time limit"
                     break
             rnd += 1
         summary.head = head
         summary.seconds = clock() - t0
+        if observer is not None and hasattr(observer, "finished"):
+            observer.finished(summary)
         return summary
 
 
@@ -235,6 +284,9 @@ def _mark_repeats(proposals: list[Proposal], seen: set[str]) -> list[Proposal]:
     flagged with `meta.repeat_of` = its payload sha256, so that it is recorded, not checked."""
     out, here = [], set()
     for p in proposals:
+        meta = {k: v for k, v in p.meta.items() if k not in _LOOP_ONLY}  # only the loop writes these keys
+        if meta.keys() != p.meta.keys():
+            p = Proposal(p.payload, p.proposer, meta, p.malformed, p.expects_state)
         if p.malformed is not None:
             out.append(p)
             continue
@@ -243,6 +295,8 @@ def _mark_repeats(proposals: list[Proposal], seen: set[str]) -> list[Proposal]:
             out.append(Proposal(p.payload, p.proposer, {**p.meta, "repeat_of": sha}, None, p.expects_state))
         else:
             here.add(sha)
-            meta = {k: v for k, v in p.meta.items() if k != "repeat_of"}  # only the loop decides what is a repeat
-            out.append(p if meta.keys() == p.meta.keys() else Proposal(p.payload, p.proposer, meta, None, p.expects_state))
+            out.append(p)
     return out
+
+
+_LOOP_ONLY = ("repeat_of", *LOOP_KEYS)

@@ -37,6 +37,27 @@ class ChainCheck:
     files: int
 
 
+@dataclass(frozen=True)
+class OpenByDesign:
+    """Which obligations of a contract may be UNKNOWN (rank >= 1) while a certified bound that rests on them counts.
+
+    The gate's rule is strict (check/rules.py): a certified bound counts only when its bound obligation and every
+    obligation it depends on are PROVED in the same evidence. A target declares here, by obligation id, the two
+    ways an obligation can be open without putting a certified value in doubt; the gate reads this declaration,
+    never a verdict's reasons, and the audit reads the same one.
+
+    Attributes:
+        goals: bound obligations whose verdict says only whether the contract's `goal` is reached: UNKNOWN means
+            "certified, short of the goal" (counted only when the certified value is short of it), PROVED means
+            "the goal is reached" (refused when the certified value is short of it).
+        progress: obligations whose rank counts the work left, e.g. critical-line-zeros' `blocks` (Gram intervals
+            not yet covered up to the cap): UNKNOWN means "not finished", and the bounds that depend on them count.
+    """
+
+    goals: frozenset[str] = frozenset()
+    progress: frozenset[str] = frozenset()
+
+
 class Target(ABC):
     """One math target: one implementation, any number of contracts (e.g. levinson, levinson-conrey).
 
@@ -56,6 +77,9 @@ class Target(ABC):
     # A target that certifies upper bounds of another target's class names it here: (the primal's
     # implementation key, the primal's bound, this target's bound). One store then brackets the two.
     ceiling_of: ClassVar[tuple[str, str, str] | None] = None
+    # Obligations whose rank counts the work left and which may stay UNKNOWN while the bounds that depend on
+    # them count (OpenByDesign.progress), e.g. ("blocks",). Default: none, every upstream check must be PROVED.
+    progress_measures: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, contract: Contract) -> None:
         self.contract = contract
@@ -75,6 +99,18 @@ class Target(ABC):
                     f"obligations.{o.id}.checker",
                     f"unknown checker {o.checker!r} for target {cls.name} (known: {', '.join(sorted(cls.checks))})",
                 )
+
+    @classmethod
+    def open_by_design(cls, contract: Contract) -> OpenByDesign:
+        """Return which obligations of `contract` may be open while a certified bound resting on them counts.
+
+        Default: goals are the bound obligations whose contract bound sets a `goal` (the contract's own typed
+        declaration that such an obligation is discharged exactly when the goal is reached); progress measures
+        are the class's `progress_measures` that the contract has. Override to declare fewer.
+        """
+        ids = {o.id for o in contract.checked}
+        return OpenByDesign(goals=frozenset(o.id for o in contract.checked if o.bound is not None and o.bound.goal is not None),
+                            progress=frozenset(p for p in cls.progress_measures if p in ids))
 
     @classmethod
     def parsed_seed(cls, contract: Contract) -> Any:

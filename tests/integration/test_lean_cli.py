@@ -148,7 +148,7 @@ def test_audit_lean_reruns_lean_and_catches_a_rehashed_forgery(lc_store, tmp_pat
                                                            att.prelude_sha256, att.artifact_sha256, att.file_sha256s))
     engine.dispose()
     code, out = _audit(db)  # the chain is intact, but the new status contradicts the earlier one: no re-run needed
-    assert code == 1 and h in out and "said checked about the same rendering" in out
+    assert code == 1 and h in out and "same Lean on the same rendering" in out
     code, out = _audit(db, "--lean")
     assert code == 1 and h in out and "re-run says checked" in out
 

@@ -71,31 +71,4 @@ def test_pending_is_never_recorded(engine):
         attest.record(engine, C, attest.Attestation(H1, "pending"))
 
 
-def test_a_rehashed_refuted_appended_after_checked_is_found_without_a_rerun(engine):
-    forged = _checked(H1)  # same rendering, same Lean: only the status differs
-    attest.record(engine, C, attest.Attestation(H1, "refuted", forged.kind, forged.lean_version, forged.lean_commit,
-                                                forged.prelude_sha256, forged.artifact_sha256, forged.file_sha256s))
-    found = attest.contradictions(engine, C)
-    assert [p.commit for p in found] == [H1] and "said checked about the same rendering" in found[0].problem
-    assert any("said checked" in p.problem for p in attest.verify_chain(engine, C, COMMITS, lambda h: "a" * 64))
-
-
-@pytest.mark.parametrize("forged", [
-    attest.Attestation(H1, "refuted", kind="render", reasons=("rendering failed: forged",)),
-    attest.Attestation(H1, "not_rendered", reasons=("renders nothing",)),
-])
-def test_a_later_attestation_without_a_rendering_contradicts_checked(engine, forged):
-    attest.record(engine, C, forged)
-    assert [p.commit for p in attest.contradictions(engine, C)] == [H1]
-
-
-def test_a_refuted_attestation_about_another_rendering_is_found(engine):
-    attest.record(engine, C, attest.Attestation(H1, "refuted", artifact_sha256="b" * 64, reasons=("forged",)))
-    assert attest.contradictions(engine, C) == []  # another rendering: not a contradiction by itself ...
-    problems = attest.verify_chain(engine, C, COMMITS, lambda h: "a" * 64)
-    assert any("different Lean rendering" in p.problem for p in problems)  # ... but not today's rendering
-
-
-def test_unavailable_then_checked_and_a_repeated_checked_are_not_contradictions(engine):
-    attest.record(engine, C, _checked(H1))
-    assert attest.contradictions(engine, C) == []
+# Contradictions between well-formed attestations: tests/unit/test_lean_status_contradictions.py (the audit's one check).

@@ -43,6 +43,7 @@ class CriticalLineZeros(Target):
         Required("height", Kind.BOUND, "height", "height", Direction.MAXIMIZE),
         Required("count", Kind.BOUND, "count", "count", Direction.MAXIMIZE),
     )
+    progress_measures: ClassVar[tuple[str, ...]] = ("blocks",)  # rank = Gram intervals left up to the cap (gate: OpenByDesign)
 
     def __init__(self, contract: Contract) -> None:
         from mathloop.targets.critical_line_zeros.settings import read_settings

@@ -1,0 +1,80 @@
+"""The memory rows of a quarantine re-check: what a worker answered in a session, and the commits that failed.
+
+When a session quarantines a worker it re-checks everything that worker answered earlier in the session
+(search/quarantine.py). A committed answer that fails its re-check stays in the append-only chain; the session
+records it as a memory row with label `error` and `meta.recheck_failed_commit` = the commit's hash, which `audit`
+reports as a finding and `status` shows. The memory rows are hash-chained, so the mark cannot be dropped quietly.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, select
+
+from mathloop.store.models import CandidateRow
+from mathloop.store.repository import CandidateRecord, Repository
+
+FAILED_COMMIT = "recheck_failed_commit"  # meta key: the commit whose worker answer failed the session's re-check
+RECHECK_OF = "recheck_of"                # meta key: the memory row whose worker answer the session re-checked
+WORKER = "quarantined_worker"            # meta key: the worker that gave it
+CHECKED_BY = "checked_by"                # meta key: who produced the outcome a row records
+LOOP_KEYS = (FAILED_COMMIT, RECHECK_OF, WORKER, CHECKED_BY)  # written by the loop only, never by a proposer
+
+
+@dataclass(frozen=True)
+class FailedRecheck:
+    """A committed answer of a quarantined worker that the session's own check contradicts."""
+
+    candidate_id: int
+    session_id: int | None
+    commit: str
+    worker: str
+    reason: str
+
+    def to_json(self) -> dict:
+        return {"memory_row": self.candidate_id, "session": self.session_id, "commit": self.commit,
+                "worker": self.worker, "reason": self.reason}
+
+
+def answers_of(repo: Repository, contract_sha: str, session_id: int | None, worker: str) -> list[CandidateRecord]:
+    """Return the memory rows of session `session_id` whose outcome `worker` produced (meta.checked_by), oldest first."""
+    with Session(repo.engine) as s:
+        rows = s.exec(select(CandidateRow.id, CandidateRow.proposer_meta).where(
+            CandidateRow.contract_sha == contract_sha, CandidateRow.session_id == session_id).order_by(CandidateRow.id))
+        ids = [i for i, meta in rows if _meta(meta).get(CHECKED_BY) == worker]
+    return [r for r in (repo.candidate(i) for i in ids) if r is not None]
+
+
+def failed_rechecks(engine: Engine, contract_sha: str) -> list[FailedRecheck]:
+    """Return every committed answer of the lineage that failed a quarantine re-check, oldest first."""
+    with Session(engine) as s:
+        rows = s.exec(select(CandidateRow.id, CandidateRow.session_id, CandidateRow.proposer_meta, CandidateRow.reasons)
+                      .where(CandidateRow.contract_sha == contract_sha, CandidateRow.label == "error",
+                             CandidateRow.proposer_meta.contains(FAILED_COMMIT))
+                      .order_by(CandidateRow.id))
+        out = []
+        for cid, sid, meta, reasons in rows:
+            m = _meta(meta)
+            if isinstance(m.get(FAILED_COMMIT), str):
+                why = _meta_list(reasons)
+                out.append(FailedRecheck(int(cid), sid, m[FAILED_COMMIT], str(m.get(WORKER)), why[0] if why else ""))
+    return out
+
+
+def _meta(text: str | None) -> dict:
+    try:
+        value = json.loads(text or "{}")
+    except ValueError:  # an unreadable column is the audit's finding (its row hash), not this reader's
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _meta_list(text: str | None) -> list[str]:
+    try:
+        value = json.loads(text or "[]")
+    except ValueError:
+        return []
+    return [str(v) for v in value] if isinstance(value, list) else []
