@@ -164,8 +164,9 @@ def bench(
             _write_json(out_dir / "results.json", {"protocol_sha256": sha, "results": results, "pairs": [],
                                                    "complete": False, "runs_planned": len(runs)})
             if unanswered:  # every later run of this endpoint would wait as long again for nothing
-                fail(f"{spec.path}: proposers.{p.name}: the endpoint {p.base_url or '$OPENAI_BASE_URL'} gave no reply "
-                     f"in run {i} of {len(runs)} ({unanswered}); bench stopped, as `run --proposer openai` stops; "
+                endpoint = p.base_url or "$OPENAI_BASE_URL"
+                fail(f"{spec.path}: proposers.{p.name}: the endpoint {endpoint} gave no reply in run {i} of "
+                     f"{len(runs)} ({unanswered}); bench stopped, as `run --proposer openai` stops; "
                      f"the {i} run(s) made so far are in {out_dir / 'results.json'} (\"complete\": false)", 1)
     report = {"protocol_sha256": sha, "results": results, "pairs": pairs(results, spec.contracts)}
     _write_json(out_dir / "results.json", report)

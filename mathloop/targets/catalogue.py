@@ -5,9 +5,10 @@ top-level `obligations/` folder (package data of `mathloop.obligations`), each s
 `[target] implementation` which target checks it; a plug-in's are the `*.toml` files in the
 `contracts/` folder of the package that holds its entry point's module. Finding them imports no
 target module and runs no plug-in code; loading one checks that its target names it. A loaded
-contract is checked by its target (required obligations, floors, checkers, parameters, seed). In a user contract, the texts of the target's required obligations are the target's
-own (those of a contract it ships, whatever the file says), a class maximum the target ships as a
-theorem cannot change, and every other text the user wrote is shown marked as the user's.
+contract is checked by its target (required obligations, floors, checkers, parameters, seed). In a
+user contract, the texts of the target's required obligations are the target's own (those of a
+contract it ships, whatever the file says), a class maximum the target ships as a theorem cannot
+change, and every other text the user wrote is shown marked as the user's.
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ def shipped_contract(name: str) -> ShippedContract:
     found = [c for c in all_ if c.name == name]
     if not found:
         known = ", ".join(sorted({c.name for c in all_})) or "none"
-        hint = "" if _obligations() else f"; mathloop's own contracts ({OBLIGATIONS}) are not installed: reinstall mathloop"
+        hint = "" if _obligations() else f"; mathloop's own contracts ({OBLIGATIONS}) are not installed: reinstall it"
         raise ContractError(f"<{name}>", "<target>", f"unknown target {name!r} (known: {known}){hint}")
     if len(found) > 1:
         who = ", ".join(f"{c.distribution} ({c.implementation})" for c in found)

@@ -92,7 +92,7 @@ def test_obligations_holds_only_mathloops_own_targets(monkeypatch):
 
 def test_an_unknown_target_says_when_the_obligations_package_is_missing(monkeypatch):
     monkeypatch.setattr(catalogue, "_obligations", lambda: ())
-    with pytest.raises(ContractError, match="mathloop.obligations.*reinstall"):
+    with pytest.raises(ContractError, match="mathloop.obligations.*reinstall it"):
         load_contract("levinson-conrey")
 
 
