@@ -2,7 +2,9 @@
 
 Runs are ordered target, seed, proposer, so that the runs of one pair are close in time (the machine's
 load drifts). The evidence directory holds protocol.json, results.json and, per run,
-runs/<proposer>/<target>/seed-<n>/{store.db, dataset/}.
+runs/<proposer>/<target>/seed-<n>/{store.db, dataset/}. A model endpoint that never answers a run is
+given up on as `run --proposer openai` gives up on it (the same OpenAIOptions); the bench then stops
+with exit 1, keeping the results of the runs made so far (results.json, "complete": false).
 """
 
 from __future__ import annotations
@@ -55,8 +57,19 @@ def _export(contract: Contract, repo: Repository, run_dir: Path, spec: BenchSpec
         return "records.jsonl"
 
 
-def _run(spec: BenchSpec, p: ProposerSpec, contract: Contract, seed: int, out: Path) -> dict[str, Any]:
-    """Run one (proposer, target, seed) in a fresh store; return its result row."""
+def _unanswered(prop: Any, outcome: str) -> str | None:
+    """Return why a model proposer's endpoint gave no reply in the whole run (None: it replied, or not a model)."""
+    stats = prop.stats() if hasattr(prop, "stats") else None
+    if stats is None or getattr(stats, "replies", 1) or not outcome.startswith("proposer stopped"):
+        return None
+    return (f"{stats.requests} requests, {stats.failed_requests} failed, no reply; "
+            f"last failure: {stats.last_failure or 'none recorded'}")
+
+
+def _run(spec: BenchSpec, p: ProposerSpec, contract: Contract, seed: int,
+         out: Path) -> tuple[dict[str, Any], str | None]:
+    """Run one (proposer, target, seed) in a fresh store; return its result row and, when its model endpoint
+    never replied, why."""
     run_dir = out / "runs" / p.name / contract.name / f"seed-{seed}"
     run_dir.mkdir(parents=True)
     repo = Repository(make_engine(str(run_dir / "store.db")))
@@ -89,7 +102,7 @@ def _run(spec: BenchSpec, p: ProposerSpec, contract: Contract, seed: int, out: P
     row["store"] = str((run_dir / "store.db").relative_to(out))
     row["dataset"] = str((run_dir / _export(contract, repo, run_dir, spec)).relative_to(out))
     repo.engine.dispose()
-    return row
+    return row, _unanswered(prop, summary.outcome)
 
 
 def _out_dir(out: Path | None, protocol_sha: str) -> Path:
@@ -138,15 +151,23 @@ def bench(
                   console=shown, disable=not progress, transient=json_out) as bar:
         task = bar.add_task(f"protocol {sha[:12]}", total=len(runs))
         for i, (contract, seed, p) in enumerate(runs, 1):
+            what = f"[{i}/{len(runs)}] {p.name} · {contract.name} · seed {seed}"
             bar.update(task, description=f"{p.name} · {contract.name} · seed {seed}")
-            results.append(_run(spec, p, contract, seed, out_dir))
+            if not progress:  # without the bar, say what runs now: a dead endpoint takes a while to give up on
+                shown.print(f"{what}: running", highlight=False, markup=False)
+            row, unanswered = _run(spec, p, contract, seed, out_dir)
+            results.append(row)
             bar.advance(task)
-            r = results[-1]
-            shown.print(f"[{i}/{len(runs)}] {p.name} · {contract.name} · seed {seed}: {r['outcome']}, "
-                        f"{r['candidates']} candidates in {r['wall_time_s']:.1f} s", highlight=False, markup=False)
+            shown.print(f"{what}: {row['outcome']}, {row['candidates']} candidates in {row['wall_time_s']:.1f} s",
+                        highlight=False, markup=False)
             # partial results after every run: an interrupted bench keeps what it measured
             _write_json(out_dir / "results.json", {"protocol_sha256": sha, "results": results, "pairs": [],
                                                    "complete": False, "runs_planned": len(runs)})
+            if unanswered:  # every later run of this endpoint would wait as long again for nothing
+                endpoint = p.base_url or "$OPENAI_BASE_URL"
+                fail(f"{spec.path}: proposers.{p.name}: the endpoint {endpoint} gave no reply in run {i} of "
+                     f"{len(runs)} ({unanswered}); bench stopped, as `run --proposer openai` stops; "
+                     f"the {i} run(s) made so far are in {out_dir / 'results.json'} (\"complete\": false)", 1)
     report = {"protocol_sha256": sha, "results": results, "pairs": pairs(results, spec.contracts)}
     _write_json(out_dir / "results.json", report)
     if json_out:

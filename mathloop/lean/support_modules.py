@@ -1,10 +1,12 @@
-"""The Lean support modules a rendering imports: mathloop's shared ones and those a target ships.
+"""The Lean support modules a rendering imports: mathloop's library and those a plug-in target ships.
 
-mathloop ships `Mathloop.Exact` (exact rational arithmetic) for every target. A target ships its own
-modules as package data of its own package, one file per module under `lean/`
-(`<package>/lean/Mathloop/LevinsonConrey.lean` is the module `Mathloop.LevinsonConrey`), so a plug-in
-target renders Lean through the same door as the shipped ones. A target may never ship a module
-under a shared module's name: the shared text is always mathloop's own.
+mathloop's Lean library is the top-level `lean/Mathloop/` folder of a checkout (package data of
+`mathloop.lean_sources` in the wheel): `Mathloop.Exact` (exact rational arithmetic, shared by every
+target) and one module per shipped target, which the target names in its `lean_modules`. A plug-in
+target ships its own modules as package data of its own package, one file per module under `lean/`
+(`<package>/lean/Mathloop/MyTarget.lean` is the module `Mathloop.MyTarget`), so it renders Lean
+through the same door. No target may ship a module under a name of mathloop's library: that text is
+always mathloop's own.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Iterable, Mapping, Sequence
 
+LIBRARY = "mathloop.lean_sources"  # the top-level `lean/` folder, shipped inside the wheel
 SHARED = ("Mathloop.Exact",)
 MAX_MODULE_BYTES = 2_000_000
 _MODULE = re.compile(r"^[A-Z][A-Za-z0-9_]*(\.[A-Z][A-Za-z0-9_]*)+$")
@@ -23,18 +26,24 @@ _IMPORT = re.compile(r"^import\s+(\S+)\s*$", re.M)
 
 
 class SupportError(ValueError):
-    """A support module is misnamed, too large, shadows a shared module or imports an unknown one."""
+    """A support module is misnamed, too large, shadows a library module or imports an unknown one."""
 
 
 def shared_modules() -> dict[str, str]:
-    """Return {module: text} of mathloop's shared support modules (package data of `mathloop.lean`)."""
-    return dict(_shared())
+    """Return {module: text} of the modules every target may import (`Mathloop.Exact`), mathloop's own text."""
+    lib = library_modules()
+    return {m: lib[m] for m in SHARED}
+
+
+def library_modules() -> dict[str, str]:
+    """Return {module: text} of every module of mathloop's Lean library (`lean/Mathloop/**/*.lean`)."""
+    return dict(_library())
 
 
 @lru_cache(maxsize=1)
-def _shared() -> tuple[tuple[str, str], ...]:
-    root = resources.files("mathloop.lean") / "support"
-    return tuple((m, (root / path_of(m)).read_text(encoding="utf-8")) for m in SHARED)
+def _library() -> tuple[tuple[str, str], ...]:
+    root = resources.files(LIBRARY) / "Mathloop"
+    return tuple((m, f.read_text(encoding="utf-8")) for m, f in _walk(root, ("Mathloop",)))
 
 
 def path_of(module: str) -> str:
@@ -63,7 +72,7 @@ def package_modules(package: str) -> dict[str, str]:
     """Return {module: text} of every `lean/**/*.lean` file of a package (empty when it has none).
 
     Raises:
-        SupportError: a file is misnamed, too large, or takes a shared module's name.
+        SupportError: a file is misnamed, too large, or takes the name of a module of mathloop's library.
     """
     return dict(_package(package))
 
@@ -81,8 +90,9 @@ def _package(package: str) -> tuple[tuple[str, str], ...]:
         where = f"{package}: lean/{path_of(module)}"
         if not _MODULE.match(module):
             raise SupportError(f"{where}: not a Lean module name (dotted, capitalised components)")
-        if module in SHARED:
-            raise SupportError(f"{where}: {module} is mathloop's shared module; a target cannot ship its own")
+        if module in _library_names():
+            what = "mathloop's shared module" if module in SHARED else "a module of mathloop's Lean library"
+            raise SupportError(f"{where}: {module} is {what}; a target cannot ship its own")
         data = f.read_bytes()
         if len(data) > MAX_MODULE_BYTES:
             raise SupportError(f"{where}: larger than {MAX_MODULE_BYTES} bytes")
@@ -90,9 +100,24 @@ def _package(package: str) -> tuple[tuple[str, str], ...]:
     return tuple(out.items())
 
 
+def _library_names() -> frozenset[str]:
+    return frozenset(m for m, _ in _library())
+
+
 def class_modules(cls: type) -> dict[str, str]:
-    """Return the support modules of a target class: its package's, then its base targets' packages'."""
+    """Return the support modules of a target class: the library modules it (or a base) names in
+    `lean_modules`, then its package's own, then its base targets' packages'.
+
+    Raises:
+        SupportError: a named module is not in mathloop's Lean library, or a package's module is refused.
+    """
+    lib = library_modules()
     out: dict[str, str] = {}
+    for m in getattr(cls, "lean_modules", ()):
+        if m not in lib:
+            raise SupportError(f"{cls.__name__}.lean_modules names {m}, which is not in mathloop's Lean library "
+                               f"(lean/{path_of(m)})")
+        out[m] = lib[m]
     seen: set[str] = set()
     for k in cls.__mro__:
         mod = sys.modules.get(k.__module__)
@@ -125,12 +150,12 @@ def ordered(modules: Mapping[str, str]) -> dict[str, str]:
 
 
 def select(names: Sequence[str], own: Mapping[str, str]) -> dict[str, str]:
-    """Return {module: text} for `names` (import order kept), shared names from mathloop, others from `own`.
+    """Return {module: text} for `names` (import order kept), library names from mathloop, others from `own`.
 
     Raises:
-        SupportError: a name is neither shared nor in `own`.
+        SupportError: a name is neither in mathloop's library nor in `own`.
     """
-    shared = shared_modules()
+    shared = library_modules()
     out = {}
     for m in names:
         if m in shared:
@@ -138,14 +163,15 @@ def select(names: Sequence[str], own: Mapping[str, str]) -> dict[str, str]:
         elif m in own:
             out[m] = own[m]
         else:
-            raise SupportError(f"support module {m} is neither mathloop's shared module nor shipped by the target")
+            raise SupportError(f"support module {m} is neither in mathloop's Lean library nor shipped by the target")
     return out
 
 
 def anchored(used: Mapping[str, str], own: Mapping[str, str]) -> list[str]:
     """Return why `used` (a rendering's modules) differs from mathloop's shared text or the target's own.
 
-    Empty: every module is exactly what mathloop or the target's package ships.
+    Empty: every module is exactly `Mathloop.Exact` or what the target names (`lean_support()`: its library
+    modules, its package's own). A library module the target does not name is refused like any other.
     """
     shared = shared_modules()
     problems = []
@@ -154,6 +180,6 @@ def anchored(used: Mapping[str, str], own: Mapping[str, str]) -> list[str]:
         if expected is None:
             problems.append(f"{path_of(m)}: not shipped by mathloop nor by the target")
         elif text != expected:
-            who = "mathloop's own" if m in shared else "the target package's"
+            who = "mathloop's own" if m in shared or m in _library_names() else "the target package's"
             problems.append(f"{path_of(m)} differs from {who} text of {m}")
     return problems

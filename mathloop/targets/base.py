@@ -80,6 +80,13 @@ class Target(ABC):
     # Obligations whose rank counts the work left and which may stay UNKNOWN while the bounds that depend on
     # them count (OpenByDesign.progress), e.g. ("blocks",). Default: none, every upstream check must be PROVED.
     progress_measures: ClassVar[tuple[str, ...]] = ()
+    # The contract files this target ships, by file name (`levinson-conrey.toml` is the contract `levinson-conrey`):
+    # mathloop's own targets' files are in `obligations/` (the package `mathloop.obligations`). Empty (a plug-in's
+    # default): every `*.toml` in the `contracts/` folder of the target's own package.
+    contract_files: ClassVar[tuple[str, ...]] = ()
+    # The modules of mathloop's Lean library (`lean/Mathloop/`, the package `mathloop.lean_sources`) that this
+    # target's renderings import besides `Mathloop.Exact`. A plug-in ships its own under its package's `lean/`.
+    lean_modules: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, contract: Contract) -> None:
         self.contract = contract
@@ -211,8 +218,9 @@ class Target(ABC):
     @classmethod
     def lean_support(cls) -> Mapping[str, str]:
         """Return {Lean module name: text} of the support modules this target's renderings may import
-        besides mathloop's shared ones: the `lean/**/*.lean` files of its package (and of its base
-        targets' packages), e.g. `lean/Mathloop/LevinsonConrey.lean` is `Mathloop.LevinsonConrey`.
+        besides mathloop's shared ones: the library modules it names in `lean_modules`, then the
+        `lean/**/*.lean` files of its package (and of its base targets' packages), e.g.
+        `lean/Mathloop/MyTarget.lean` is `Mathloop.MyTarget`.
 
         Raises:
             SupportError (a ValueError): a file is misnamed or takes a shared module's name.

@@ -1,17 +1,21 @@
 """The shipped-contract catalogue and contract loading: a shipped contract by name, or a user file by path.
 
-The contracts a target ships are the `*.toml` files in the `contracts/` folder of the package that
-holds its entry point's module (package data). Finding them imports no target module and runs no
-plug-in code. A loaded contract is checked by its target (required obligations, floors, checkers,
-parameters, seed). In a user contract, the texts of the target's required obligations are the target's
-own (those of a contract it ships, whatever the file says), a class maximum the target ships as a
-theorem cannot change, and every other text the user wrote is shown marked as the user's.
+A target names the contract files it ships (`Target.contract_files`). mathloop's own are in the
+top-level `obligations/` folder (package data of `mathloop.obligations`), each saying in its
+`[target] implementation` which target checks it; a plug-in's are the `*.toml` files in the
+`contracts/` folder of the package that holds its entry point's module. Finding them imports no
+target module and runs no plug-in code; loading one checks that its target names it. A loaded
+contract is checked by its target (required obligations, floors, checkers, parameters, seed). In a
+user contract, the texts of the target's required obligations are the target's own (those of a
+contract it ships, whatever the file says), a class maximum the target ships as a theorem cannot
+change, and every other text the user wrote is shown marked as the user's.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+import tomllib
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -24,6 +28,7 @@ from mathloop.contract.model import Contract, ContractError, Obligation
 from mathloop.targets.registry import registered, registrations, target_class
 
 USER_MARK = "(user contract) "  # no brackets: rich would read them as markup
+OBLIGATIONS = "mathloop.obligations"  # the top-level `obligations/` folder, shipped inside the wheel
 
 
 @dataclass(frozen=True)
@@ -34,14 +39,16 @@ class ShippedContract:
     implementation: str
     distribution: str
     resource: Traversable
+    in_obligations: bool = False  # from mathloop's `obligations/` (else from a package's `contracts/` folder)
 
 
 def shipped_contracts() -> list[ShippedContract]:
-    """Return every contract the registrations ship, sorted by name (a registration whose folder is not found ships none).
+    """Return every contract shipped in `obligations/` or by a registration's package, sorted by name (a
+    registration whose folder is not found ships none).
 
     A key registered twice lists the contracts of both registrations: loading them is refused, naming both.
     """
-    out = []
+    out = list(_obligations())
     for reg in registrations():
         folder = _contracts_folder(reg.package)
         try:
@@ -58,7 +65,8 @@ def shipped_contract(name: str) -> ShippedContract:
     found = [c for c in all_ if c.name == name]
     if not found:
         known = ", ".join(sorted({c.name for c in all_})) or "none"
-        raise ContractError(f"<{name}>", "<target>", f"unknown target {name!r} (known: {known})")
+        hint = "" if _obligations() else f"; mathloop's own contracts ({OBLIGATIONS}) are not installed: reinstall it"
+        raise ContractError(f"<{name}>", "<target>", f"unknown target {name!r} (known: {known}){hint}")
     if len(found) > 1:
         who = ", ".join(f"{c.distribution} ({c.implementation})" for c in found)
         raise ContractError(f"<{name}>", "<target>", f"target {name!r} is shipped more than once: {who}")
@@ -92,6 +100,7 @@ def load_contract(name_or_path: str | Path) -> Contract:
         if contract.target != shipped.implementation:
             raise ContractError(path, "target.implementation", f"{contract.target!r} differs from the entry point "
                                                                 f"{shipped.implementation!r} that ships this contract")
+        _check_named(shipped, path)
         _check(contract)
     except ContractError as e:
         if shipped.distribution == "mathloop" or f"distribution {shipped.distribution}" in e.reason:
@@ -106,6 +115,22 @@ def load_file(path: Path) -> Contract:
     contract = parse_contract(path, read_contract_file(path), source="file", package=None)
     _check(contract)
     return _with_target_texts(contract)
+
+
+def _check_named(shipped: ShippedContract, path: Path) -> None:
+    """Raise ContractError unless the contract's target names its file (an own target: always; a plug-in
+    that names none ships every file of its `contracts/` folder)."""
+    cls = target_class(shipped.implementation, path)
+    file = shipped.resource.name
+    named = tuple(getattr(cls, "contract_files", ()))
+    if shipped.in_obligations and not registered()[shipped.implementation].own:
+        raise ContractError(path, "target.implementation", f"{shipped.implementation!r} is not one of mathloop's "
+                                                            f"own targets: {OBLIGATIONS} holds only theirs")
+    if file in named or (not named and not shipped.in_obligations):
+        return
+    raise ContractError(path, "target.implementation",
+                        f"target {shipped.implementation!r} does not name the contract file {file!r} (its "
+                        f"contract_files: {', '.join(named) or 'none'}); add the name to {cls.__name__}.contract_files")
 
 
 def _check(contract: Contract) -> None:
@@ -195,6 +220,29 @@ def _file_readable(resource: Traversable) -> bool:
 def _parsed(path: str, distribution: str) -> Contract:
     p = Path(path)
     return parse_contract(p, p.read_bytes(), source="package", package=distribution)
+
+
+@lru_cache(maxsize=1)
+def _obligations() -> tuple[ShippedContract, ...]:
+    """Return the contracts in mathloop's `obligations/` (none when that package is not installed).
+
+    The implementation is read from each file's `[target]` table; a file that cannot be read keeps
+    "?" here and is refused, with its reason, when it is loaded.
+    """
+    try:
+        files = [f for f in resources.files(OBLIGATIONS).iterdir() if f.name.endswith(".toml")]
+    except (ImportError, OSError, TypeError):
+        return ()
+    return tuple(ShippedContract(f.name.removesuffix(".toml"), _implementation_of(f), "mathloop", f, True)
+                 for f in files)
+
+
+def _implementation_of(resource: Traversable) -> str:
+    try:
+        key = tomllib.loads(resource.read_bytes().decode("utf-8"))["target"]["implementation"]
+    except (OSError, ValueError, KeyError, TypeError):  # TOMLDecodeError and UnicodeDecodeError are ValueErrors
+        return "?"
+    return key if isinstance(key, str) else "?"
 
 
 def _contracts_folder(package: str) -> Traversable | None:

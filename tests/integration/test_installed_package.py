@@ -23,7 +23,7 @@ def _run(*args: str, cwd: Path, timeout: float = 900) -> subprocess.CompletedPro
 
 
 @pytest.mark.slow
-def test_a_non_editable_install_lists_the_shipped_targets_and_reaches_conreys_bound(tmp_path):
+def test_a_non_editable_install_lists_checks_runs_and_renders_lean_from_an_empty_directory(tmp_path):
     src = shutil.copytree(ROOT, tmp_path / "src", ignore=shutil.ignore_patterns(
         ".git", "*.db", "*.db-*", "__pycache__", ".lake", "build", "*.egg-info", ".pytest_cache", ".hypothesis"))
     venv = tmp_path / "venv"
@@ -51,3 +51,18 @@ def test_a_non_editable_install_lists_the_shipped_targets_and_reaches_conreys_bo
     (data,) = venv.glob("lib/python*/site-packages/mathloop/targets/shannon_capacity_c7/data/polak_schrijver_367.txt")
     out = json.loads(_run(mathloop, "check", "shannon-capacity-c7", "--candidate", str(data), "--json", cwd=empty).stdout)
     assert out["ok"] and out["bounds"]["capacity"] == "3.257865966783"
+    # The contracts and Lean sources are the installed top-level `obligations/` and `lean/` (DESIGN's layout).
+    site = next(venv.glob("lib/python*/site-packages"))
+    assert Path(status["contract_path"]) == site / "mathloop" / "obligations" / "levinson-conrey.toml"
+    assert (site / "mathloop" / "lean_sources" / "lakefile.toml").is_file()
+    (empty / "c.json").write_text('{"P": ["0", "1"], "Q": ["1", "-1"], "R": "6/5"}', encoding="utf-8")
+    proc = _run(mathloop, "check", "levinson-conrey", "--candidate", "c.json", "--json", cwd=empty)
+    assert proc.returncode == 0 and json.loads(proc.stdout)["bounds"]["kappa"] == "0.389858306972", proc.stderr
+    # A Lean rendering of the run's commits: the support modules are the installed library's bytes.
+    proc = _run(mathloop, "export", "levinson-conrey", "--lean", "lean-out", cwd=empty)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    library = site / "mathloop" / "lean_sources" / "Mathloop"
+    for name in ("Exact.lean", "LevinsonConrey.lean"):
+        assert (empty / "lean-out" / "Mathloop" / name).read_bytes() == (library / name).read_bytes()
+    assert list((empty / "lean-out" / "Certs").glob("C*/Proof.lean"))
+    assert sorted(p.name for p in empty.iterdir()) == ["c.json", "lean-out", "mathloop.db"]

@@ -105,6 +105,13 @@ def test_a_plugin_cannot_ship_the_shared_module(toyplug, tmp_path):
         class_modules(toyplug)
 
 
+def test_a_plugin_cannot_ship_a_module_of_a_shipped_target(toyplug, tmp_path):
+    (tmp_path / "toyplug" / "lean" / "Mathloop" / "LevinsonConrey.lean").write_text("-- forged\n")
+    support_modules._package.cache_clear()
+    with pytest.raises(SupportError, match="Mathloop.LevinsonConrey is a module of mathloop's Lean library"):
+        class_modules(toyplug)
+
+
 def test_a_rendering_naming_a_module_nobody_ships_is_a_support_error():
     with pytest.raises(SupportError, match="Mathloop.Nowhere"):
         select(("Mathloop.Exact", "Mathloop.Nowhere"), {})

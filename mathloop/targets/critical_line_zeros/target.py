@@ -30,6 +30,7 @@ class CriticalLineZeros(Target):
     """Every zero of zeta with 0 < t <= T is on the critical line, T pushed up chunk by chunk."""
 
     name: ClassVar[str] = "critical-line-zeros"
+    contract_files: ClassVar[tuple[str, ...]] = ("critical-line-zeros.toml",)  # in obligations/
     version: ClassVar[str] = "2"
     checks: ClassVar[Mapping[str, Trust]] = {c: Trust.RIGOROUS for c in _CHECKERS}
     # N(T) and "all zeros up to T on the line" rest on Riemann–von Mangoldt, Turing's method with

@@ -31,6 +31,7 @@ class ErdosMinimumOverlap(StepFunctionTarget):
     """Upper bounds on C1b from step functions with n equal steps on [−1, 1], 0 <= f <= 1, ∫f = 1."""
 
     name: ClassVar[str] = "erdos-minimum-overlap"
+    contract_files: ClassVar[tuple[str, ...]] = ("erdos-minimum-overlap.toml",)  # in obligations/
     version: ClassVar[str] = "1"
     admissible_check: ClassVar[str] = "admissible"
     value_check: ClassVar[str] = "overlap"

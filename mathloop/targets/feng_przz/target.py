@@ -42,6 +42,8 @@ class FengPrzz(Target):
     """Checks (P₁..P_K, Q, R) for the PRZZ/Feng lower bound on the proportion of zeros on the line."""
 
     name: ClassVar[str] = "feng-przz"
+    contract_files: ClassVar[tuple[str, ...]] = ("feng-przz.toml",)  # in obligations/
+    lean_modules: ClassVar[tuple[str, ...]] = ("Mathloop.FengPrzz",)  # in lean/Mathloop/
     version: ClassVar[str] = "1"
     checks: ClassVar[Mapping[str, Trust]] = {
         **{k: Trust.EXACT for k in INPUTS},

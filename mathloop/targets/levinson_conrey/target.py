@@ -30,6 +30,8 @@ class LevinsonConrey(Target):
     """Checks (P, Q, R) for the Levinson–Conrey lower bound on the proportion of zeros on the line."""
 
     name: ClassVar[str] = "levinson-conrey"
+    contract_files: ClassVar[tuple[str, ...]] = ("levinson-conrey.toml", "levinson.toml")  # in obligations/
+    lean_modules: ClassVar[tuple[str, ...]] = ("Mathloop.LevinsonConrey",)  # in lean/Mathloop/
     version: ClassVar[str] = "1"
     checks: ClassVar[Mapping[str, Trust]] = {
         **{k: Trust.EXACT for k in INPUTS},

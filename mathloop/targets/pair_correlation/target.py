@@ -47,6 +47,8 @@ class PairCorrelation(Target):
     """Unconditional Montgomery–Taylor slice: certified B(g) for even polynomial g >= 0."""
 
     name = "pair-correlation"
+    contract_files = ("pair-correlation.toml",)  # in obligations/
+    lean_modules = ("Mathloop.PairCorrelation",)  # in lean/Mathloop/
     version = "1"
     checks = {
         "positivity": Trust.EXACT,

@@ -47,6 +47,7 @@ class PairCorrelationRH(Target):
     """Montgomery's pair correlation with Cohn–Elkies-type r (Chirre–Gonçalves–de Laat), assuming RH."""
 
     name = "pair-correlation-rh"
+    contract_files = ("pair-correlation-rh.toml",)  # in obligations/
     version = "1"
     checks = {
         "tail_sign": Trust.EXACT,

@@ -37,6 +37,7 @@ class PairCorrelationRHCeiling(Target):
     """A dual certificate k for the Chirre–Gonçalves–de Laat class (see the package docstring)."""
 
     name = "pair-correlation-rh-ceiling"
+    contract_files = ("pair-correlation-rh-ceiling.toml",)  # in obligations/
     version = "1"
     ceiling_of = ("pair-correlation-rh", "proportion", "ceiling")  # every B(r) of that class is <= 2 - L
     checks = {

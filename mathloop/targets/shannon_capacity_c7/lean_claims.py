@@ -1,15 +1,14 @@
 """Lean claims of a shannon-capacity-c7 commit: the kernel re-checks the independent set and the root bound.
 
 The data are n, the set S as a list of base-7 vertex codes, |S| and r = p/q; the claims are Bool
-equalities over Nat evaluated by the kernel with the functions of `Mathloop.ShannonC7` (this package's
-`lean/Mathloop/ShannonC7.lean`): every code is below 7^n, no two entries are close (so S is an
+equalities over Nat evaluated by the kernel with the functions of `Mathloop.ShannonC7` (mathloop's Lean
+library, `lean/Mathloop/ShannonC7.lean`): every code is below 7^n, no two entries are close (so S is an
 independent set of C7^⊠n with no repeated vertex), S has |S| entries, and p^n ≤ |S|·q^n.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from importlib import resources
 from typing import Any
 
 from mathloop.contract.model import Contract
@@ -17,7 +16,7 @@ from mathloop.domain import Evidence
 from mathloop.lean.render import Claim, Definition, RenderedCommit, RenderError, frac, nat, render
 from mathloop.targets.shannon_capacity_c7.graph import Q, encode
 
-SUPPORT = ("Mathloop.Exact", "Mathloop.ShannonC7")  # shared Exact, then this package's lean/ module
+SUPPORT = ("Mathloop.Exact", "Mathloop.ShannonC7")  # shared Exact, then its library module
 PROVES = ("From n and the list S of vertex codes given as data, the kernel recomputes: every code is below 7^n "
           "(a vertex of C7^n, coordinates its base-7 digits); no two entries of S are equal or adjacent (in every "
           "coordinate equal or differing by 1 mod 7), so S is an independent set of C7^n; S has size entries; "
@@ -38,8 +37,10 @@ CLAIMS = (
 
 
 def support_module_text() -> str:
-    """Return the text of `Mathloop.ShannonC7` (package data)."""
-    return (resources.files(__package__) / "lean" / "Mathloop" / "ShannonC7.lean").read_text(encoding="utf-8")
+    """Return the text of `Mathloop.ShannonC7` (mathloop's Lean library, package data)."""
+    from mathloop.lean.support_modules import library_modules
+
+    return library_modules()["Mathloop.ShannonC7"]
 
 
 def _codes_term(codes: list[int]) -> str:

@@ -30,6 +30,8 @@ class ShannonCapacityC7(Target):
     """Checks independent sets of C7^⊠n; the bound is the grid-rounded |S|^{1/n}."""
 
     name: ClassVar[str] = "shannon-capacity-c7"
+    contract_files: ClassVar[tuple[str, ...]] = ("shannon-capacity-c7.toml",)  # in obligations/
+    lean_modules: ClassVar[tuple[str, ...]] = ("Mathloop.ShannonC7",)  # in lean/Mathloop/
     version: ClassVar[str] = "1"
     checks: ClassVar[Mapping[str, Trust]] = {INPUT: Trust.EXACT, INDEPENDENT: Trust.EXACT, CAPACITY: Trust.EXACT}
     required_obligations: ClassVar[tuple[Required, ...]] = (

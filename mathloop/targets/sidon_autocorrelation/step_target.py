@@ -24,6 +24,7 @@ INPUT = "input-heights"
 class StepFunctionTarget(Target):
     """A constant bounded by the exact value of a step function with n equal steps (minimised)."""
 
+    lean_modules: ClassVar[tuple[str, ...]] = ("Mathloop.StepFunctions",)  # in lean/Mathloop/
     admissible_check: ClassVar[str]
     value_check: ClassVar[str]
     bound_name: ClassVar[str]

@@ -19,6 +19,7 @@ class SidonAutocorrelation(StepFunctionTarget):
     """Upper bounds on C1a from non-negative step functions with n equal steps on [−1/4, 1/4]."""
 
     name: ClassVar[str] = "sidon-autocorrelation"
+    contract_files: ClassVar[tuple[str, ...]] = ("sidon-autocorrelation.toml",)  # in obligations/
     version: ClassVar[str] = "1"
     admissible_check: ClassVar[str] = "nonnegative"
     value_check: ClassVar[str] = "autoconvolution"

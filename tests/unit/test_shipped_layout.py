@@ -1,0 +1,124 @@
+"""DESIGN's layout: the shipped contracts live in top-level `obligations/`, the Lean sources in top-level `lean/`,
+both read as package data; each target names its own files; moving them changed no byte of any contract."""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from dataclasses import replace
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from mathloop.contract import ContractError
+from mathloop.lean.export import TOOLCHAIN_PIN
+from mathloop.lean.support_modules import SHARED, library_modules
+from mathloop.targets import catalogue, load_contract, registered, shipped_contracts, target_class
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# (contract sha256 = its lineage in every store, sha256 of the file's bytes), measured on main e10e52d before
+# the files moved from `mathloop/targets/<pkg>/contracts/` to `obligations/`. A changed value is a new lineage:
+# stores made with the old one would no longer load it as the same contract.
+PINNED = {
+    "critical-line-zeros": ("b674dd7a68906d4b2643e4df00f7e1c3e1b91af8a7d146b3724948915875abb7",
+                            "4931dcb63e1dd45043d490c66962337ade95cd87bbd3bfada23ed04154f8df4d"),
+    "erdos-minimum-overlap": ("06e0221c1669db215352b28ed949872b5a1ddf5723a29ad62e41bb6569dda632",
+                              "745873c676d2efe4cd6be9265ea2f69bff14066217a15aaf4c1eae1004856892"),
+    "feng-przz": ("e7e9a609e0d92405658d6fddc4202164a8830a8f69e75dfe12286f428d66c979",
+                  "95632acb5def5cc8d062ced5fa7b9341602fb98d08ad545d0d8d5b8ccccfbade"),
+    "levinson": ("307057f66f549d4e78ca88c2b8042c2de3339f357b7f1bc50b13cafca6f543dc",
+                 "bff6a608482550d78c5a3637230d8a4ed0368798d9ed98cb258b310fd4c82cde"),
+    "levinson-conrey": ("2cce307b58df26013f99a8837f319ccb856877c8f76a782248252b358b89a79b",
+                        "5cfba3fd32def124672e388e98f79a8f64b8ab4bf73630386826a5abe34b6518"),
+    "pair-correlation": ("6f82ae82117c34295537bd9bc6e43d88c13f1b734f4e75cd2f05c606992487a3",
+                         "abfed870829efe968f02776f49d1152adb60cacf3a088358e6551843dbbeb499"),
+    "pair-correlation-rh": ("515d25e3329dfc465c507642816f5880a821c73cd1d191807571bfd61901add5",
+                            "2d5fbc838b12b3198e06ca5e03d164d0aec2cb18381b7ecfd89be2f56fdf0d94"),
+    "pair-correlation-rh-ceiling": ("3c08cb2ad4c14535e713779f243a72e745df81c4d9ea2d2d499037647d6fdc28",
+                                    "1ba16aa51de1a21e7ce2f3b9ee076972d3b97d6d24f4434559bfecc212373ee9"),
+    "shannon-capacity-c7": ("739d73807b2033e78ac56e7ff116003935d4107c7a62e2edb659c22bafdef934",
+                            "059fb85f07049c3f6db7b625916a76ce42eb6b247174802e09cb10c8ead7f126"),
+    "sidon-autocorrelation": ("9b2223c4185732abed9a2b4717dc54fb7cafa346462475477f43c278503b93fe",
+                              "96acec5a28d9a79fe9df7f5921634a4fe11016b2d9607cd86d6945c1161cb596"),
+}
+
+
+def _own() -> list:
+    return [c for c in shipped_contracts() if c.distribution == "mathloop"]
+
+
+@pytest.mark.parametrize("name", sorted(PINNED))
+def test_a_moved_contract_keeps_its_hash_and_its_bytes(name):
+    (shipped,) = [c for c in _own() if c.name == name]
+    assert shipped.in_obligations and Path(str(shipped.resource)).parent.name in ("obligations",)
+    assert (load_contract(name).sha256, hashlib.sha256(shipped.resource.read_bytes()).hexdigest()) == PINNED[name]
+
+
+def test_every_own_contract_is_in_obligations_and_named_by_its_target():
+    own = _own()
+    assert {c.name for c in own} >= set(PINNED)
+    for c in own:
+        assert c.in_obligations, f"{c.name}: ships from a target package; move it to obligations/ and name it"
+        assert c.resource.name in target_class(c.implementation).contract_files, c.name
+
+
+def test_every_file_a_shipped_target_names_exists_in_obligations():
+    files = {c.resource.name for c in _own()}
+    for key, reg in registered().items():
+        if reg.own:
+            named = target_class(key).contract_files
+            assert named and set(named) <= files, (key, named)
+
+
+def test_a_contract_its_target_does_not_name_is_refused(monkeypatch):
+    cls = target_class("levinson-conrey")
+    monkeypatch.setattr(cls, "contract_files", ("levinson-conrey.toml",))
+    assert load_contract("levinson-conrey").name == "levinson-conrey"
+    with pytest.raises(ContractError, match=r"does not name the contract file 'levinson.toml'.*contract_files"):
+        load_contract("levinson")
+
+
+def test_obligations_holds_only_mathloops_own_targets(monkeypatch):
+    real = catalogue._obligations()
+    levinson = next(c for c in real if c.name == "levinson")
+    stray = replace(levinson, name="stray")
+    monkeypatch.setattr(catalogue, "_obligations", lambda: (*real, stray))
+    monkeypatch.setattr(type(registered()["levinson-conrey"]), "own", property(lambda self: False))
+    with pytest.raises(ContractError, match="not one of mathloop's own targets"):
+        load_contract("stray")
+
+
+def test_an_unknown_target_says_when_the_obligations_package_is_missing(monkeypatch):
+    monkeypatch.setattr(catalogue, "_obligations", lambda: ())
+    with pytest.raises(ContractError, match="mathloop.obligations.*reinstall it"):
+        load_contract("levinson-conrey")
+
+
+def test_every_library_module_is_shared_or_named_by_a_shipped_target():
+    lib = library_modules()
+    named = {m for key, reg in registered().items() if reg.own for m in target_class(key).lean_modules}
+    assert named <= set(lib) and set(lib) == named | set(SHARED)
+    for key in ("levinson-conrey", "pair-correlation", "sidon-autocorrelation", "erdos-minimum-overlap",
+                "shannon-capacity-c7", "feng-przz"):
+        support = target_class(key).lean_support()
+        assert support and all(support[m] == lib[m] for m in support), key
+
+
+def test_the_lean_sources_are_package_data_with_a_lake_project_pinned_to_the_bundled_lean():
+    src = resources.files("mathloop.lean_sources")
+    assert (src / "prelude" / "Init.lean").read_text(encoding="utf-8").startswith(
+        (ROOT / "lean" / "prelude" / "Init.lean").read_text(encoding="utf-8")[:200])
+    assert (src / "lean-toolchain").read_text(encoding="utf-8").strip() == TOOLCHAIN_PIN
+    lake = tomllib.loads((src / "lakefile.toml").read_text(encoding="utf-8"))
+    assert [lib["name"] for lib in lake["lean_lib"]] == ["Mathloop"] and lake["defaultTargets"] == ["Mathloop"]
+    on_disk = {p.relative_to(ROOT / "lean").with_suffix("").as_posix().replace("/", ".")
+               for p in (ROOT / "lean" / "Mathloop").rglob("*.lean")}
+    assert on_disk == set(library_modules())
+
+
+def test_no_target_package_keeps_contracts_or_lean_sources_of_its_own():
+    left = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "mathloop").rglob("*")
+                  if p.suffix in (".toml", ".lean"))
+    assert left == [], f"move these to obligations/ or lean/ (git mv) and name them in the target: {left}"
