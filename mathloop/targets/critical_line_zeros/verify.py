@@ -14,13 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from mathloop.targets.critical_line_zeros import pool
 from mathloop.targets.critical_line_zeros.certificate import TAIL, Chunk, Prefix
 from mathloop.targets.critical_line_zeros.crosscheck import crosscheck
-from mathloop.targets.critical_line_zeros.gram import expected_sign, gram_bounds
+from mathloop.targets.critical_line_zeros.gram import expected_sign
 from mathloop.targets.critical_line_zeros.hardy_z import SignedBall, evaluate_specs, evaluate_specs_fast
+from mathloop.targets.critical_line_zeros.placement import ABOVE, BELOW, Placer, gram_indices_to_place
 
-_PARALLEL_MIN_SPECS = 96  # below this, process start-up costs more than it saves
 
 
 @dataclass(frozen=True)
@@ -67,34 +66,14 @@ def _sign_char(s: int) -> str:
 
 
 def _evaluate(specs: list[tuple[str, str]], params: CheckParams) -> tuple[list[SignedBall], tuple[int, int]]:
-    """Return the certified ball at each spec and (fast-decided, fallen back) counts."""
+    """Return the certified ball at each spec and (fast-decided, fallen back) counts.
+
+    One process: a session checks several chunks at once on its executor's workers (check/pool.py or dask),
+    so a check does not start processes of its own.
+    """
     if not params.fast_z:
-        return _evaluate_arb(specs, params), (0, 0)
-    workers = params.workers or pool.default_workers()
-    if len(specs) < _PARALLEL_MIN_SPECS or workers <= 1:
-        return evaluate_specs_fast(specs, params.ladder)
-    slices = pool.split(specs, 2 * workers)
-    parts = pool.map_ordered(_fast_slice, [(s, params.ladder) for s in slices], workers)
-    return [b for part in parts for b in part[0]], (sum(p[1][0] for p in parts), sum(p[1][1] for p in parts))
-
-
-def _fast_slice(job: tuple[list[tuple[str, str]], tuple[int, ...]]) -> tuple[list[SignedBall], tuple[int, int]]:
-    specs, ladder = job
-    return evaluate_specs_fast(specs, ladder)
-
-
-def _evaluate_arb(specs: list[tuple[str, str]], params: CheckParams) -> list[SignedBall]:
-    workers = params.workers or pool.default_workers()
-    if len(specs) < _PARALLEL_MIN_SPECS or workers <= 1:
-        return evaluate_specs(specs, params.ladder)
-    slices = pool.split(specs, 4 * workers)
-    parts = pool.map_ordered(_eval_slice, [(s, params.ladder) for s in slices], workers)
-    return [b for part in parts for b in part]
-
-
-def _eval_slice(job: tuple[list[tuple[str, str]], tuple[int, ...]]) -> list[SignedBall]:
-    specs, ladder = job
-    return evaluate_specs(specs, ladder)
+        return evaluate_specs(specs, params.ladder), (0, 0)
+    return evaluate_specs_fast(specs, params.ladder)
 
 
 def verify_chunk(chunk: Chunk, prefix: Prefix, params: CheckParams) -> ChunkOutcome:
@@ -109,8 +88,9 @@ def verify_chunk(chunk: Chunk, prefix: Prefix, params: CheckParams) -> ChunkOutc
     # Placement of rational points, exactly, before any evaluation.
     j, b0 = chunk.start, prefix.blocks_verified
     order: list[list[tuple[str, int | str]]] = []  # per block: Gram points and points, in certified order
+    placer = Placer(gram_indices_to_place(chunk.blocks, chunk.start), params.height_digits)
     for i, blk in enumerate(chunk.blocks):
-        seq, why = _merge(j, blk.end, blk, params.height_digits)
+        seq, why = _merge(j, blk.end, blk, placer)
         if why:
             return ChunkOutcome(prefix, f"block {b0 + i} [g_{j}, g_{blk.end}): {why}")
         order.append(seq)
@@ -196,28 +176,27 @@ def _structure(gram: dict[int, SignedBall], j: int, k: int, merged: bool) -> str
     return None
 
 
-def _merge(j: int, k: int, blk, digits: int) -> tuple[list[tuple[str, int | str]], str | None]:
+def _merge(j: int, k: int, blk, placer: Placer) -> tuple[list[tuple[str, int | str]], str | None]:
     """Return the block's Gram points and rational points in certified increasing order, or a reason.
 
-    Each point is placed against each Gram point g_m of the block by exact comparison with
-    rationals floor/ceil(g_m * 10^digits) just below/above g_m; points in between are refused.
+    Each point is placed against each Gram point g_m of the block by `placer` (placement.py: a float
+    comparison with a proved margin, else exact comparison with rationals floor/ceil(g_m * 10^digits)
+    just below/above g_m); points in between are refused.
     """
     seq: list[tuple[str, int | str]] = [("g", j)]
     if not blk.points:
         return seq + [("g", m) for m in range(j + 1, k + 1)], None
-    bounds = {m: gram_bounds(m, digits) for m in range(j, k + 1)}
-    if not bounds[j][1] < blk.points[0] or not blk.points[-1] < bounds[k][0]:
-        bad = blk.texts[0] if not bounds[j][1] < blk.points[0] else blk.texts[-1]
+    pts = list(zip(blk.points, map(float, blk.points), blk.texts))
+    if placer.side(pts[0][0], pts[0][1], j) != ABOVE or placer.side(pts[-1][0], pts[-1][1], k) != BELOW:
+        bad = blk.texts[0] if placer.side(pts[0][0], pts[0][1], j) != ABOVE else blk.texts[-1]
         return [], f"point {bad} is not certified inside the block"
-    pts = list(zip(blk.points, blk.texts))
     i = 0
     for m in range(j + 1, k + 1):
-        lo, hi = bounds[m]
-        while i < len(pts) and pts[i][0] < lo:
-            seq.append(("q", pts[i][1]))
+        while i < len(pts) and (side := placer.side(pts[i][0], pts[i][1], m)) == BELOW:
+            seq.append(("q", pts[i][2]))
             i += 1
-        if i < len(pts) and pts[i][0] <= hi:
-            return [], f"point {pts[i][1]} is not certified to lie on one side of g_{m}"
+        if i < len(pts) and side != ABOVE:
+            return [], f"point {pts[i][2]} is not certified to lie on one side of g_{m}"
         seq.append(("g", m))
     return seq, None
 
