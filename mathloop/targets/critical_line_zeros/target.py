@@ -13,7 +13,7 @@ from mathloop.contract.rules import Required
 from mathloop.domain import Direction, Evidence, Kind, Trust, Verdict, decimal_str, fraction_str
 from mathloop.targets.base import ChainCheck, CheckerCrash, Malformed, Target
 from mathloop.targets.evidence import Outcome, assemble
-from mathloop.targets.critical_line_zeros.certificate import CERTIFICATE_FORMAT, Chunk, Prefix, parse_chunk, parse_prefix
+from mathloop.targets.critical_line_zeros.certificate import CERTIFICATE_FORMAT, Chunk, Prefix, Recipe, parse_chunk, parse_prefix
 from mathloop.targets.critical_line_zeros.gram import expected_sign, gram_decimal, gram_floor
 from mathloop.targets.critical_line_zeros.hardy_z import FAST_PREC, arb_of, definite, theta
 from mathloop.targets.critical_line_zeros.turing import Closure, close, s_bound_holds
@@ -66,7 +66,7 @@ class CriticalLineZeros(Target):
         if seed.start != -1 or seed.parent is not None:
             raise ContractError(contract.path, "seed", "the seed chunk must start at g_-1 and carry no parent_state")
 
-    def parse(self, payload: Any) -> Chunk:
+    def parse(self, payload: Any) -> Chunk | Recipe:
         """Return the typed chunk. Raises Malformed with the field and reason."""
         return parse_chunk(payload, self.settings.limits)
 
@@ -75,7 +75,7 @@ class CriticalLineZeros(Target):
 
         s = self.settings
         return LocalProposer(s.limits.max_gram_index, s.chunk_gram_intervals, s.check.ladder, seed, s.check.workers or None,
-                             predict=self.predicted_state)
+                             predict=self.predicted_state, ranges=s.limits.max_range_gram_intervals > 0)
 
     def predicted_state(self, prefix: Prefix) -> dict[str, Any]:
         """Return the state check() gives for a chunk that verifies and leaves `prefix` (T from g_q, no Z)."""
@@ -83,7 +83,7 @@ class CriticalLineZeros(Target):
         height = gram_floor(closure.closed_at, self.settings.check.height_digits) if closure else None
         return _full_state(prefix, closure, height)
 
-    def check(self, parent_state: Mapping[str, Any] | None, candidate: Chunk) -> Evidence:
+    def check(self, parent_state: Mapping[str, Any] | None, candidate: Chunk | Recipe) -> Evidence:
         """Return the evidence for the prefix extended by `candidate` (deterministic).
 
         With parent_state None the chunk extends its own recorded parent_state (an exported
@@ -93,6 +93,7 @@ class CriticalLineZeros(Target):
 
         limits = self.settings.limits
         conditional = None
+        payload = candidate.payload() if self.settings.check.digest_blocks else {}
         if parent_state is None:
             prefix = candidate.parent or Prefix()
             conditional = candidate.parent.sha() if candidate.parent else None
@@ -105,11 +106,25 @@ class CriticalLineZeros(Target):
             outcome = ChunkOutcome(prefix, f"certificate was made for the prefix ending at g_{candidate.parent.last_gram_index} "
                                    f"({candidate.parent.blocks_verified} blocks), but the parent ends at g_{prefix.last_gram_index} "
                                    f"({prefix.blocks_verified} blocks)")
+        elif isinstance(candidate, Recipe):
+            outcome, candidate = self._check_range(candidate, prefix)
         else:
             outcome = verify_chunk(candidate, prefix, self.settings.check)
         closure = close(outcome.prefix.tail)
         height, z_at_height = self._height(closure) if closure else (None, None)
-        return self._evidence(candidate, outcome, closure, height, z_at_height, conditional)
+        return self._evidence(candidate, outcome, closure, height, z_at_height, conditional, payload)
+
+    def _check_range(self, rec: Recipe, prefix: Prefix) -> tuple[ChunkOutcome, Chunk]:
+        """Return the outcome of a range candidate and the explicit chunk derived from it (derive.py)."""
+        from mathloop.targets.critical_line_zeros.derive import derive
+        from mathloop.targets.critical_line_zeros.verify import verify_chunk
+
+        p = self.settings.check
+        if rec.start != prefix.last_gram_index:  # refused before any evaluation
+            chunk = Chunk(rec.start, (), rec.parent)
+            return verify_chunk(chunk, prefix, p), chunk
+        chunk, gram = derive(rec, p.ladder, p.fast_z)
+        return verify_chunk(chunk, prefix, p, gram), chunk
 
     def _height(self, c: Closure) -> tuple[Fraction, list]:
         """Return T just below g_q with N(T) = q + 1, and the certified Z(T) ball."""
@@ -126,7 +141,7 @@ class CriticalLineZeros(Target):
         return t, [fraction_str(t), ball.mid, ball.rad, ball.prec]
 
     def _evidence(self, chunk: Chunk, out: ChunkOutcome, closure: Closure | None, height: Fraction | None,
-                  z_at_height: list | None, conditional: str | None) -> Evidence:
+                  z_at_height: list | None, conditional: str | None, candidate_payload: Mapping[str, Any]) -> Evidence:
         cap, pre = self.settings.limits.max_gram_index, out.prefix
         open_intervals = max(0, cap - pre.last_gram_index)
         outcomes = {o.checker: self._outcome(o.checker, out, closure, height, open_intervals, o.bound.goal if o.bound else None)
@@ -136,7 +151,15 @@ class CriticalLineZeros(Target):
         if conditional:
             state["conditional_on_parent"] = conditional
         if out.reason:
-            artifacts: dict[str, Any] = {"refutation": {"start": chunk.start, "blocks": len(chunk.blocks), "reason": out.reason}}
+            artifacts: dict[str, Any] = {"refutation": {"start": chunk.start, "blocks": len(getattr(chunk, "blocks", ())), "reason": out.reason}}
+        elif self.settings.check.digest_blocks:
+            from mathloop.targets.critical_line_zeros.digest import DIGEST_FORMAT, digest_artifact
+
+            given = {k: v for k, v in candidate_payload.items() if k != "parent_state"}
+            cert = digest_artifact(out.artifact, given, self.settings.check.digest_blocks)
+            cert["format"] = DIGEST_FORMAT
+            cert["turing"] = dict(closure.to_json(), height=fraction_str(height), z_at_height=z_at_height) if closure else None
+            artifacts = {"chunk": cert}
         else:
             cert = dict(out.artifact)
             cert["format"] = CERTIFICATE_FORMAT
@@ -156,6 +179,9 @@ class CriticalLineZeros(Target):
             method = "riemann-siegel float64 in turns, Arb-proved cosine, proved bound (rs_rigorous)"
             precision["fast_z"] = {"method": method, "gabcke_c0": "0.127",
                                    "min_t": rs_rigorous.RS_MIN_T, "prec_marker": FAST_PREC, "decided": decided, "fell_back_to_arb": fell_back}
+        if p.digest_blocks:
+            precision["evidence_digest"] = {"group_blocks": p.digest_blocks,
+                                            "sha256_of": "canonical JSON of {blocks, gram} of each group, as the full artifact lists them"}
         return assemble(self.contract, checker=self.name, version=self.version, outcomes=outcomes, bounds=bounds,
                         state=state, artifacts=artifacts, precision=precision, timings={})
 

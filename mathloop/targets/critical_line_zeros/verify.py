@@ -35,6 +35,8 @@ class CheckParams:
         workers: processes for big chunks (0 = all cores); never changes the evidence.
         fast_z: decide signs first by the rigorous float Riemann-Siegel path (rs_rigorous), Arb
             only where it leaves a sign undecided (recorded with precision 53).
+        digest_blocks: 0 = the evidence lists every ball; n > 0 = it keeps, per n blocks, counts and
+            the sha256 of those balls (digest.py), which a re-check re-derives byte for byte.
     """
 
     ladder: tuple[int, ...]
@@ -43,6 +45,7 @@ class CheckParams:
     crosscheck_dps: int
     workers: int
     fast_z: bool = False
+    digest_blocks: int = 0
 
 
 @dataclass(frozen=True)
@@ -76,8 +79,13 @@ def _evaluate(specs: list[tuple[str, str]], params: CheckParams) -> tuple[list[S
     return evaluate_specs_fast(specs, params.ladder)
 
 
-def verify_chunk(chunk: Chunk, prefix: Prefix, params: CheckParams) -> ChunkOutcome:
-    """Return the outcome of checking `chunk` on top of `prefix` (deterministic)."""
+def verify_chunk(chunk: Chunk, prefix: Prefix, params: CheckParams,
+                 gram_balls: tuple[list[SignedBall], tuple[int, int]] | None = None) -> ChunkOutcome:
+    """Return the outcome of checking `chunk` on top of `prefix` (deterministic).
+
+    `gram_balls`: the balls at g_start..g_end and their fast-path counts, when already evaluated
+    (derive.py evaluates them to find the blocks; they are the same evaluation).
+    """
     if chunk.start != prefix.last_gram_index:
         return ChunkOutcome(
             prefix,
@@ -98,7 +106,7 @@ def verify_chunk(chunk: Chunk, prefix: Prefix, params: CheckParams) -> ChunkOutc
     # The block structure (good ends, bad interior) needs only the Gram points: check it for every
     # block before any of the (far more numerous) rational points is evaluated.
     gram_specs = [("g", str(m)) for m in range(chunk.start, chunk.end + 1)]
-    gram_balls, fast_g = _evaluate(gram_specs, params)
+    gram_balls, fast_g = gram_balls if gram_balls is not None else _evaluate(gram_specs, params)
     gram = dict(zip(range(chunk.start, chunk.end + 1), gram_balls))
     j = chunk.start
     for i, blk in enumerate(chunk.blocks):
