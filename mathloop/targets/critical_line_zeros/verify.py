@@ -95,13 +95,16 @@ def verify_chunk(chunk: Chunk, prefix: Prefix, params: CheckParams,
         return ChunkOutcome(prefix, None, {"start": chunk.start, "end": chunk.start, "blocks": [], "gram": []})
     # Placement of rational points, exactly, before any evaluation.
     j, b0 = chunk.start, prefix.blocks_verified
-    order: list[list[tuple[str, int | str]]] = []  # per block: Gram points and points, in certified order
+    order: list[list[tuple[str, int | str]] | None] = []  # per block with points: Gram points and points, in order
     placer = Placer(gram_indices_to_place(chunk.blocks, chunk.start), params.height_digits)
     for i, blk in enumerate(chunk.blocks):
-        seq, why = _merge(j, blk.end, blk, placer)
-        if why:
-            return ChunkOutcome(prefix, f"block {b0 + i} [g_{j}, g_{blk.end}): {why}")
-        order.append(seq)
+        if not blk.points:
+            order.append(None)  # only its Gram points, in index order
+        else:
+            seq, why = _merge(j, blk.end, blk, placer)
+            if why:
+                return ChunkOutcome(prefix, f"block {b0 + i} [g_{j}, g_{blk.end}): {why}")
+            order.append(seq)
         j = blk.end
     # The block structure (good ends, bad interior) needs only the Gram points: check it for every
     # block before any of the (far more numerous) rational points is evaluated.
@@ -120,28 +123,37 @@ def verify_chunk(chunk: Chunk, prefix: Prefix, params: CheckParams,
     fast = (fast_g[0] + fast_p[0], fast_g[1] + fast_p[1])
 
     blocks_art, bad_points, first_bad, longest = [], prefix.bad_gram_points, prefix.first_bad_gram, prefix.longest_block
+    signs = [b.sign for b in gram_balls]  # Z(g_m)'s sign at index m - chunk.start
+    s0 = chunk.start
     j = chunk.start
     for i, blk in enumerate(chunk.blocks):
-        k, name = blk.end, f"block {b0 + i} [g_{j}, g_{blk.end})"
-        point_sign, pts_art = {}, []
-        for text in blk.texts:
-            ball = next(point_balls)
-            if ball.sign == 0:
-                return ChunkOutcome(prefix, f"{name}: sign of Z({text}) not certified (ball [{ball.mid} +/- {ball.rad}] at {ball.prec} bits)")
-            point_sign[text] = ball.sign
-            pts_art.append([text, ball.mid, ball.rad, ball.prec])
-        samples = [gram[v].sign if kind == "g" else point_sign[v] for kind, v in order[i]]
-        changes = sum(1 for a, b in zip(samples, samples[1:]) if a != b)
-        need = k - j
+        k, need = blk.end, blk.end - j
+        pts_art = []
+        if order[i] is None:
+            samples = signs[j - s0 : k - s0 + 1]
+        else:
+            point_sign = {}
+            for text in blk.texts:
+                ball = next(point_balls)
+                if ball.sign == 0:
+                    return ChunkOutcome(prefix, f"block {b0 + i} [g_{j}, g_{k}): sign of Z({text}) not certified "
+                                        f"(ball [{ball.mid} +/- {ball.rad}] at {ball.prec} bits)")
+                point_sign[text] = ball.sign
+                pts_art.append([text, ball.mid, ball.rad, ball.prec])
+            samples = [gram[v].sign if kind == "g" else point_sign[v] for kind, v in order[i]]
+        changes = sum(1 for a, b in zip(samples, samples[1:]) if a != b) if need > 1 or pts_art else int(samples[0] != samples[1])
         if changes < need:
-            return ChunkOutcome(prefix, f"{name}: found {changes} sign change{'s' if changes != 1 else ''}, need {need}")
+            return ChunkOutcome(prefix, f"block {b0 + i} [g_{j}, g_{k}): found {changes} sign change{'s' if changes != 1 else ''}, need {need}")
         if changes > need:
-            return ChunkOutcome(prefix, f"{name}: found {changes} sign changes, need exactly {need} (a Rosser-rule violation; not supported by this checker)")
-        bad_here = [m for m in range(j + 1, k) if gram[m].sign != expected_sign(m)]
-        bad_points += len(bad_here)
-        if bad_here and first_bad is None:
-            first_bad = bad_here[0]
-        longest = max(longest, need)
+            return ChunkOutcome(prefix, f"block {b0 + i} [g_{j}, g_{k}): found {changes} sign changes, need exactly {need} "
+                                "(a Rosser-rule violation; not supported by this checker)")
+        if need > 1:
+            bad_here = [m for m in range(j + 1, k) if signs[m - s0] != expected_sign(m)]
+            bad_points += len(bad_here)
+            if bad_here and first_bad is None:
+                first_bad = bad_here[0]
+        if need > longest:
+            longest = need
         blocks_art.append({"block": b0 + i, "start": j, "end": k, "sign_changes": changes, "points": pts_art}
                           | ({"merged": True} if blk.merged else {}))
         j = k
