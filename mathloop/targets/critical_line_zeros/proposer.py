@@ -53,9 +53,14 @@ class LocalProposer(Proposer):
 
     def chunks_from(self, p: int, count: int, boost: int = 0) -> list[dict[str, Any]]:
         """Return up to `count` consecutive chunk payloads starting at the good Gram point g_p."""
+        from mathloop.targets.critical_line_zeros.target import gc_paused
+
         nominal = self._nominal(p, count)
-        if self.ranges:
-            return self._ranges_from(p, nominal, boost)
+        with gc_paused():
+            return self._ranges_from(p, nominal, boost) if self.ranges else self._pieces_from(p, nominal, boost)
+
+    def _pieces_from(self, p: int, nominal: list[tuple[int, int]], boost: int) -> list[dict[str, Any]]:
+        """Return chunks with every block and point (the contract takes no ranges)."""
         chunks: list[dict[str, Any]] = []
         self.last_bad = []
         end = p

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Sequence
@@ -89,6 +91,10 @@ class CriticalLineZeros(Target):
         With parent_state None the chunk extends its own recorded parent_state (an exported
         certificate), and the state says so (`conditional_on_parent`); else the empty prefix.
         """
+        with gc_paused():
+            return self._check(parent_state, candidate)
+
+    def _check(self, parent_state: Mapping[str, Any] | None, candidate: Chunk | Recipe) -> Evidence:
         from mathloop.targets.critical_line_zeros.verify import ChunkOutcome, verify_chunk
 
         limits = self.settings.limits
@@ -252,6 +258,20 @@ class CriticalLineZeros(Target):
         if o.checker in ("height", "count") and state.get("height"):
             return f"height T = {float(Fraction(state['height'])):.9f}, N(T) = {state['count']}"
         return None
+
+
+@contextmanager
+def gc_paused():
+    """Pause Python's cyclic garbage collector for one check: a chunk of 10^4-10^5 blocks allocates
+    millions of small acyclic objects, and the collector's full passes over them took 30-50 % of a
+    check's CPU (measured at t ~ 10^6 and 10^7). Reference counting still frees everything."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def _full_state(pre: Prefix, closure: Closure | None, height: Fraction | None) -> dict[str, Any]:
