@@ -88,6 +88,17 @@ def test_range_ending_at_a_bad_gram_point_is_refuted_naming_it(env):
     bad = next(m for m, s in zip(ms, gram_signs(ms, (64,))[0]) if s != (1 if m % 2 == 0 else -1))
     ev = target.check(state, target.parse(dict(rng, end=bad)))
     assert ev.result("blocks").verdict is Verdict.REFUTED and f"end g_{bad} is a bad Gram point" in ev.reasons()[0]
+    from mathloop.check.rules import evidence_problems
+
+    assert ev.bounds == {} and not evidence_problems(target.contract, ev)  # a label of its own, not `error`
+
+
+def test_hard_block_near_g_839024_is_found_by_the_level_0_recipe():
+    # Gram signs + + + - + - at g_839024..839029: the union needs 5 sign changes; densities up to 4096 find them.
+    target = build_target(load_contract("critical-line-zeros-compact"))
+    chunk, _ = derive(Recipe(839000, 839060, 0, None), target.settings.check.ladder, True)
+    prefix = Prefix(839000, 730000, tuple(range(838992, 839001)), 100000, 126, 8)
+    assert verify_chunk(chunk, prefix, target.settings.check).reason is None
 
 
 @pytest.mark.parametrize("edit, words", [({"refine": 7}, "refine: 7 outside [0, 6]"), ({"end": LEHMER + 1001}, "end: 7694 outside"),

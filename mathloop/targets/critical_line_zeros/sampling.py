@@ -37,8 +37,13 @@ def point_text(t: float) -> str:
 
 
 def densities(boost: int) -> tuple[int, ...]:
-    """Return the grid densities (points per Gram interval) tried at refinement level `boost`."""
-    return DENSITIES[: 3 + boost] if boost <= 2 else DENSITIES + tuple(1024 * 4**i for i in range(1, boost - 1))
+    """Return the grid densities (points per Gram interval) tried at refinement level `boost`.
+
+    Only blocks whose sign changes are still short go on to the next density, so the finer
+    steps cost little; level 0 already goes to 4096 (a block near g_839024 needs it), each
+    further level adds one step of x4.
+    """
+    return DENSITIES + tuple(1024 * 4**i for i in range(1, boost + 2))
 
 
 def grid_signs(texts: Sequence[str], ladder: Sequence[int]) -> list[tuple[int, float]]:

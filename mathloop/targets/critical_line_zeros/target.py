@@ -116,7 +116,9 @@ class CriticalLineZeros(Target):
             outcome, candidate = self._check_range(candidate, prefix)
         else:
             outcome = verify_chunk(candidate, prefix, self.settings.check)
-        closure = close(outcome.prefix.tail)
+        # A refuted candidate certifies nothing (not even the parent's height: bounds resting on a REFUTED
+        # obligation are refused by check/rules.py, and the label would be `error` instead of its own).
+        closure = close(outcome.prefix.tail) if outcome.reason is None else None
         height, z_at_height = self._height(closure) if closure else (None, None)
         return self._evidence(candidate, outcome, closure, height, z_at_height, conditional, payload)
 
