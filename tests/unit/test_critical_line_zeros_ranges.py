@@ -96,7 +96,7 @@ def test_range_ending_at_a_bad_gram_point_is_refuted_naming_it(env):
 def test_hard_block_near_g_839024_is_found_by_the_level_0_recipe():
     # Gram signs + + + - + - at g_839024..839029: the union needs 5 sign changes; densities up to 4096 find them.
     target = build_target(load_contract("critical-line-zeros-compact"))
-    chunk, _ = derive(Recipe(839000, 839060, 0, None), target.settings.check.ladder, True)
+    chunk, _ = derive(Recipe(839000, 839038, 0, None), target.settings.check.ladder, True)
     prefix = Prefix(839000, 730000, tuple(range(838992, 839001)), 100000, 126, 8)
     assert verify_chunk(chunk, prefix, target.settings.check).reason is None
 
