@@ -73,11 +73,13 @@ class Watch:
                 self.rss[e] = self.procs()
 
 
-def rss_mib() -> float:
+def rss_mib() -> str:
+    """Return the resident memory of the session process and of its checker children, in MiB."""
     import psutil
 
     me = psutil.Process()
-    return (me.memory_info().rss + sum(c.memory_info().rss for c in me.children(recursive=True))) / 2**20
+    kids = [c.memory_info().rss / 2**20 for c in me.children(recursive=True)]
+    return f"session {me.memory_info().rss / 2**20:.0f} + children " + "/".join(f"{k:.0f}" for k in kids)
 
 
 def main() -> None:
@@ -88,6 +90,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--samples", type=int, default=0, help="proposals per round (default: the pool's in_flight)")
     ap.add_argument("--audit", action="store_true", help="then time `audit` of the whole store")
+    ap.add_argument("--time-limit", type=float, default=None, help="stop after this many seconds (resume with the same --db)")
     args = ap.parse_args()
 
     import psutil
@@ -114,7 +117,8 @@ def main() -> None:
         kids = lambda: [c for c in psutil.Process().children(recursive=True)]  # noqa: E731
         cpu_kids0 = {c.pid: sum(c.cpu_times()[:2]) for c in kids()}
         c0, t0 = time.process_time(), time.perf_counter()
-        summary = session.run(prop, SessionLimits(budget=10**9, samples=args.samples or pool.in_flight), observer=watch)
+        summary = session.run(prop, SessionLimits(budget=10**9, time_limit_s=args.time_limit,
+                                                        samples=args.samples or pool.in_flight), observer=watch)
         wall, session_cpu = time.perf_counter() - t0, time.process_time() - c0
         worker_cpu = sum(sum(c.cpu_times()[:2]) - cpu_kids0.get(c.pid, 0.0) for c in kids())
     finally:
@@ -134,7 +138,7 @@ def main() -> None:
             (s_a, n_a), (s_b, n_b) = w[0], w[-1]
             if s_b > s_a:
                 print(f"  height {lo:.0e}..{hi:.0e}: {(n_b - n_a) / (s_b - s_a):,.0f} zeros/s over {s_b - s_a:.1f} s", flush=True)
-    print("  RSS (session + children) when the height passed " + ", ".join(f"10^{e}: {v:.0f} MiB" for e, v in sorted(watch.rss.items())), flush=True)
+    print("  RSS (session + children) when the height passed " + "; ".join(f"10^{e}: {v} MiB" for e, v in sorted(watch.rss.items())), flush=True)
     size = sum(p.stat().st_size for p in args.db.parent.glob(args.db.name + "*"))
     print(f"  store {size / 2**20:.1f} MiB for N = {n1}: {size / max(1, n1) * 1e6 / 2**20:.2f} MiB per 10^6 zeros", flush=True)
     _flint_counts(repo, contract)

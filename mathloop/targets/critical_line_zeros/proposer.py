@@ -82,6 +82,7 @@ class LocalProposer(Proposer):
 
         chunks: list[dict[str, Any]] = []
         self.last_bad = []
+        self._ends = {}  # this round's only: memory stays flat in the height
         if not nominal:
             return chunks
         lo, hi = p, nominal[-1][1] + 64
