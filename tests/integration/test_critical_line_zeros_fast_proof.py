@@ -49,3 +49,49 @@ def test_fast_path_proves_all_zeros_to_ten_to_the_five_and_agrees_with_arb_on_a_
     for kind, text, sign in sample:
         ref = definite(kind, int(text) if kind == "g" else Fraction(text), (64, 128, 256))
         assert ref.sign == sign, f"fast path sign {sign} but Arb {ref.sign} at {kind} {text}"
+
+
+@pytest.mark.slow  # ~1 min of checks in one process: .ci/run's second tier
+def test_compact_lineage_proves_all_zeros_to_ten_to_the_six_and_a_thousand_rederived_signs_agree_with_arb():
+    from mathloop.targets.critical_line_zeros.certificate import Prefix
+    from mathloop.targets.critical_line_zeros.derive import derive
+    from mathloop.targets.critical_line_zeros.verify import verify_chunk
+
+    contract = load_contract("critical-line-zeros-compact")
+    target = build_target(contract)
+    specs = {b.name: b for b in contract.bounds}
+    ev = target.check(None, target.parse(contract.seed))
+    proposer = target.local_proposer(0)
+    seen: set[str] = set()
+    steps: list[tuple[dict, dict]] = []  # (parent state, range) of every committed chunk
+    rnd = 0
+    while ev.bounds.get("height", 0) < 10**6:
+        head = Head(f"m{rnd}", rnd, ev.state, ev.ranks, ev.bounds)
+        props = proposer.propose(Context(contract, head, ("blocks",), (), frozenset(seen), rnd, 4))
+        assert props, "proposer exhausted"
+        for p in props:
+            new = target.check(ev.state, target.parse(p.payload))
+            if not compare(Scores.of(ev), Scores.of(new), specs).passes_gate:
+                seen.add(payload_sha(p.payload))
+                break
+            steps.append((ev.state, p.payload))
+            ev = new
+            assert len(ev.to_json()["artifacts"]["chunk"]["groups"]) <= 5  # compact: ~3 kB per 20000 intervals
+        rnd += 1
+    h = ev.bounds["height"]
+    assert int((arb(h.numerator) / h.denominator).zeta_nzeros().unique_fmpz()) == ev.bounds["count"] >= 1747146
+    # Re-derive the balls of ten chunks spread over the proof (the evidence keeps only their hashes) and
+    # re-decide 1,000 of their fast-path signs with Arb alone.
+    fast_signs: list[tuple[str, str, int]] = []
+    for state, rng in steps[5 :: max(1, len(steps) // 10)][:10]:
+        st = {k: state[k] for k in ("last_gram_index", "blocks_verified", "tail", "bad_gram_points", "first_bad_gram", "longest_block")}
+        chunk, gram = derive(target.parse(rng), target.settings.check.ladder, True)
+        art = verify_chunk(chunk, Prefix(**{**st, "tail": tuple(st["tail"])}), target.settings.check, gram).artifact
+        picked = [("g", str(m), 1 if not mid.startswith("-") else -1) for m, mid, _, prec in art["gram"][::211] if prec == FAST_PREC]
+        picked += [("q", t, 1 if not mid.startswith("-") else -1) for b in art["blocks"] for t, mid, _, prec in b["points"]
+                   if prec == FAST_PREC][::23]
+        fast_signs += picked[:100]
+    assert len(fast_signs) == 1000
+    for kind, text, sign in fast_signs:
+        ref = definite(kind, int(text) if kind == "g" else Fraction(text), (64, 128, 256))
+        assert ref.sign == sign, f"fast path sign {sign} but Arb {ref.sign} at {kind} {text}"
