@@ -52,8 +52,7 @@ def grid_signs(texts: Sequence[str], ladder: Sequence[int]) -> list[tuple[int, f
 
     if not texts:
         return []
-    pts = rs_rigorous.Points.of([rs_rigorous.Point.of(x) for x in texts])
-    value, bound, ok = rs_rigorous.enclose_points(pts)
+    value, bound, ok = rs_rigorous.enclose_points(decimal_points(texts))
     sure = ok & (np.abs(value) > bound)
     sign = np.where(sure, np.where(value > 0, 1, -1), 0).tolist()
     mag = np.abs(value).tolist()
@@ -61,6 +60,31 @@ def grid_signs(texts: Sequence[str], ladder: Sequence[int]) -> list[tuple[int, f
         b = definite("q", Fraction(texts[i]), tuple(ladder)[:1])
         sign[i], mag[i] = b.sign, abs(float(b.mid))
     return list(zip(sign, mag))
+
+
+def decimal_points(texts: Sequence[str]):
+    """Return rs_rigorous.Points.of([Point.of(x) for x in texts]) for texts "W.F" with 10 decimals, whole arrays at once.
+
+    The same bits: Point.minus(b) is float(num - b den) / float(den), here float((W - b) 10^10 + F) / 1e10
+    with the integer formed exactly in int64 (|W - b| < 2^20, F < 10^10) and 10^10 a float exactly.
+    """
+    from mathloop.targets.critical_line_zeros import rs_rigorous as rr
+
+    whole = np.array([int(x[:-11]) for x in texts], dtype=np.int64)
+    frac = np.array([int(x[-10:]) for x in texts], dtype=np.int64)
+    off = frac.astype(float) / 1e10
+    base_f = whole.astype(float)
+    t_f = base_f + off
+    th, e_th = np.zeros(len(texts)), np.zeros(len(texts))
+    rat = np.nonzero(t_f >= rr.RS_MIN_T)[0]
+    if len(rat):
+        theta, e_theta = np.empty(len(rat)), np.empty(len(rat))
+        for (s_base, h_abs), idx in rr.theta_groups(t_f[rat]).items():
+            hs = ((whole[rat[idx]] - s_base) * 10**10 + frac[rat[idx]]).astype(float) / 1e10
+            theta[idx], e_theta[idx] = rr.theta_base(s_base, h_abs).eval(hs)
+        th[rat] = theta * rr.INV_TWO_PI
+        e_th[rat] = np.abs(theta) * (1.01 * rr.U * rr.INV_TWO_PI + rr.E_INV_TWO_PI) + e_theta * 0.16
+    return rr.Points(base_f, off, 3.01 * rr.U * off, np.zeros(len(texts)), th, e_th)
 
 
 class GramTable:
