@@ -136,3 +136,16 @@ def test_settings_read_the_compact_keys(env):
     plain = build_target(load_contract("critical-line-zeros")).settings
     assert plain.check.digest_blocks == 0 and plain.limits.max_range_gram_intervals == 0
     assert dataclasses.replace(plain.check, digest_blocks=0) == plain.check
+
+
+def test_recipe_grid_arrays_have_the_bits_of_the_per_point_construction():
+    import numpy as np
+
+    from mathloop.targets.critical_line_zeros import rs_rigorous as rr
+    from mathloop.targets.critical_line_zeros.sampling import decimal_points, point_text
+
+    ts = np.sort(np.concatenate([900 + np.arange(300) * 0.37, 1e6 + np.arange(300) * 0.113, 9.9e6 + np.arange(300) * 0.0917]))
+    texts = [point_text(t) for t in ts]
+    a, b = rr.Points.of([rr.Point.of(x) for x in texts]), decimal_points(texts)
+    for f in ("base", "off", "e_off", "r_t", "theta_turn", "e_theta"):
+        assert np.array_equal(getattr(a, f), getattr(b, f)), f
