@@ -15,31 +15,37 @@ from mathloop.targets import build_target
 from mathloop.targets.critical_line_zeros.hardy_z import FAST_PREC, definite
 
 
-@pytest.mark.slow
-def test_fast_path_proves_all_zeros_to_ten_to_the_five_and_agrees_with_arb_on_a_thousand_signs():
-    contract = load_contract("critical-line-zeros")
+def _prove(name: str, goal: int, samples: int):
+    """Yield (parent state, payload, evidence) of every chunk the gate commits until the height reaches `goal`."""
+    contract = load_contract(name)
     target = build_target(contract)
     specs = {b.name: b for b in contract.bounds}
     ev = target.check(None, target.parse(contract.seed))
     proposer = target.local_proposer(0)
     seen: set[str] = set()
-    fast_signs: list[tuple[str, str, int]] = []
     rnd = 0
-    while ev.bounds.get("height", 0) < 10**5:
+    while ev.bounds.get("height", 0) < goal:
         head = Head(f"m{rnd}", rnd, ev.state, ev.ranks, ev.bounds)
-        props = proposer.propose(Context(contract, head, ("blocks",), (), frozenset(seen), rnd, 2))
+        props = proposer.propose(Context(contract, head, ("blocks",), (), frozenset(seen), rnd, samples))
         assert props, "proposer exhausted"
         for p in props:
             new = target.check(ev.state, target.parse(p.payload))
             if not compare(Scores.of(ev), Scores.of(new), specs).passes_gate:
                 seen.add(payload_sha(p.payload))
                 break
+            yield ev.state, p.payload, new
             ev = new
-            art = ev.artifacts["chunk"]
-            fast_signs += [("g", str(m), 1 if not mid.startswith("-") else -1) for m, mid, _, prec in art["gram"][::97] if prec == FAST_PREC]
-            for b in art["blocks"][::41]:
-                fast_signs += [("q", t, 1 if not mid.startswith("-") else -1) for t, mid, _, prec in b["points"] if prec == FAST_PREC]
         rnd += 1
+
+
+@pytest.mark.slow
+def test_fast_path_proves_all_zeros_to_ten_to_the_five_and_agrees_with_arb_on_a_thousand_signs():
+    fast_signs: list[tuple[str, str, int]] = []
+    for _, _, ev in _prove("critical-line-zeros", 10**5, 2):
+        art = ev.artifacts["chunk"]
+        fast_signs += [("g", str(m), 1 if not mid.startswith("-") else -1) for m, mid, _, prec in art["gram"][::97] if prec == FAST_PREC]
+        for b in art["blocks"][::41]:
+            fast_signs += [("q", t, 1 if not mid.startswith("-") else -1) for t, mid, _, prec in b["points"] if prec == FAST_PREC]
     h = ev.bounds["height"]
     assert int((arb(h.numerator) / h.denominator).zeta_nzeros().unique_fmpz()) == ev.bounds["count"] >= 138069
     assert ev.precision["fast_z"]["decided"] > 0
@@ -57,27 +63,11 @@ def test_compact_lineage_proves_all_zeros_to_ten_to_the_six_and_a_thousand_reder
     from mathloop.targets.critical_line_zeros.derive import derive
     from mathloop.targets.critical_line_zeros.verify import verify_chunk
 
-    contract = load_contract("critical-line-zeros-compact")
-    target = build_target(contract)
-    specs = {b.name: b for b in contract.bounds}
-    ev = target.check(None, target.parse(contract.seed))
-    proposer = target.local_proposer(0)
-    seen: set[str] = set()
+    target = build_target(load_contract("critical-line-zeros-compact"))
     steps: list[tuple[dict, dict]] = []  # (parent state, range) of every committed chunk
-    rnd = 0
-    while ev.bounds.get("height", 0) < 10**6:
-        head = Head(f"m{rnd}", rnd, ev.state, ev.ranks, ev.bounds)
-        props = proposer.propose(Context(contract, head, ("blocks",), (), frozenset(seen), rnd, 4))
-        assert props, "proposer exhausted"
-        for p in props:
-            new = target.check(ev.state, target.parse(p.payload))
-            if not compare(Scores.of(ev), Scores.of(new), specs).passes_gate:
-                seen.add(payload_sha(p.payload))
-                break
-            steps.append((ev.state, p.payload))
-            ev = new
-            assert len(ev.to_json()["artifacts"]["chunk"]["groups"]) <= 5  # compact: ~3 kB per 20000 intervals
-        rnd += 1
+    for state, payload, ev in _prove("critical-line-zeros-compact", 10**6, 4):
+        steps.append((state, payload))
+        assert len(ev.to_json()["artifacts"]["chunk"]["groups"]) <= 5  # compact: ~3 kB per 20000 intervals
     h = ev.bounds["height"]
     assert int((arb(h.numerator) / h.denominator).zeta_nzeros().unique_fmpz()) == ev.bounds["count"] >= 1747146
     # Re-derive the balls of ten chunks spread over the proof (the evidence keeps only their hashes) and
