@@ -71,7 +71,7 @@ def read_settings(contract: Contract) -> Settings:
     lim = validated(_Limits, dict(contract.target_limits), contract.path, "limits")
     check = CheckParams(ladder=p.precision_ladder, height_digits=p.height_digits, crosscheck_stride=p.crosscheck_stride,
                         crosscheck_dps=p.crosscheck_dps, workers=p.check_workers or 0, fast_z=p.fast_z,
-                    digest_blocks=p.evidence_digest_blocks or 0)
+                        digest_blocks=p.evidence_digest_blocks or 0)
     limits = Limits(max_gram_index=lim.max_gram_index, max_blocks_per_chunk=lim.max_blocks_per_chunk,
                     max_block_length=lim.max_block_length, max_points_per_block=lim.max_points_per_block,
                     max_point_chars=lim.max_point_chars, max_range_gram_intervals=lim.max_range_gram_intervals or 0)

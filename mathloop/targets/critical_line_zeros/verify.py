@@ -21,7 +21,6 @@ from mathloop.targets.critical_line_zeros.hardy_z import SignedBall, evaluate_sp
 from mathloop.targets.critical_line_zeros.placement import ABOVE, BELOW, Placer, gram_indices_to_place
 
 
-
 @dataclass(frozen=True)
 class CheckParams:
     """Checker settings from the contract's [parameters] table (all recorded in the evidence).
@@ -32,7 +31,8 @@ class CheckParams:
         crosscheck_stride: Gram points with index % stride == 0 are cross-checked (plus the
             chunk's first rational point).
         crosscheck_dps: mpmath precision of the cross-check.
-        workers: processes for big chunks (0 = all cores); never changes the evidence.
+        workers: the contract's `check_workers` (recorded; a check now runs in one process and the
+            session's executor checks several chunks at once); never changes the evidence.
         fast_z: decide signs first by the rigorous float Riemann-Siegel path (rs_rigorous), Arb
             only where it leaves a sign undecided (recorded with precision 53).
         digest_blocks: 0 = the evidence lists every ball; n > 0 = it keeps, per n blocks, counts and
