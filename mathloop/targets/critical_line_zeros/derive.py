@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import numpy as np
+
 from mathloop.targets.critical_line_zeros.certificate import Block, Chunk, Recipe
 from mathloop.targets.critical_line_zeros.hardy_z import SignedBall, evaluate_specs, evaluate_specs_fast
 from mathloop.targets.critical_line_zeros.sampling import GramTable, blocks_between
@@ -29,11 +31,16 @@ def derive(rec: Recipe, ladder: tuple[int, ...], fast_z: bool) -> tuple[Chunk, t
     ms = range(rec.start, rec.end + 1)
     specs = [("g", str(m)) for m in ms]
     balls, fast = evaluate_specs_fast(specs, ladder) if fast_z else (evaluate_specs(specs, ladder), (0, 0))
+    signs = np.array([b.sign for b in balls])
     gram = _Capped(rec.end)
-    gram.add(ms, [b.sign for b in balls], gram_floats(ms))
-    blocks = blocks_between(rec.start, rec.end, gram, rec.refine, ladder, limit=rec.end)
-    typed = tuple(Block(b["end"], tuple(map(Fraction, b["points"])), tuple(b["points"]), bool(b.get("merged")))
-                  for b in blocks)
+    gram.add(ms, signs.tolist(), gram_floats(ms))
+    # the Gram blocks end at the good Gram points after g_start, and the last at g_end
+    good = signs[1:-1] == np.where(np.arange(rec.start + 1, rec.end) % 2 == 0, 1, -1)
+    ends = (np.flatnonzero(good) + rec.start + 1).tolist() + [rec.end]
+    blocks = blocks_between(rec.start, rec.end, gram, rec.refine, ladder, limit=rec.end, ends=ends)
+    typed = tuple(Block(b["end"], tuple(map(Fraction, b["points"])), tuple(b["points"]), True) if b.get("merged")
+                  else Block(b["end"], tuple(map(Fraction, b["points"])), tuple(b["points"])) if b["points"]
+                  else Block(b["end"], (), ()) for b in blocks)
     return Chunk(rec.start, typed, rec.parent), (balls, fast)
 
 

@@ -168,17 +168,21 @@ def sample_blocks(spans: Sequence[tuple[int, int]], gram: GramTable, boost: int,
 
 
 def blocks_between(start: int, stop: int, gram: GramTable, boost: int, ladder: Sequence[int],
-                   limit: int | None = None) -> list[dict[str, Any]]:
+                   limit: int | None = None, ends: Sequence[int] | None = None) -> list[dict[str, Any]]:
     """Return the blocks from the good Gram point g_start up to the first good Gram point >= stop, with points.
 
     Each block is {"end", "points"} (+ "merged": True for a union of Gram blocks). With `limit` set,
     no block ends past g_limit (a merge stops there; the checker then refutes the short block).
+    `ends`: the Gram blocks' ends when already known (the good Gram points after g_start, then g_stop).
     """
-    spans, j = [], start
-    while j < stop:
-        k = gram.next_good(j + 1, stop + 1)
-        spans.append((j, k))
-        j = k
+    if ends is None:
+        spans, j = [], start
+        while j < stop:
+            k = gram.next_good(j + 1, stop + 1)
+            spans.append((j, k))
+            j = k
+    else:
+        spans = list(zip([start, *ends[:-1]], ends))
     blocks: list[dict[str, Any]] = []
     for (j, k), (points, found) in zip(spans, sample_blocks(spans, gram, boost, ladder)):
         if blocks and j < blocks[-1]["end"]:

@@ -111,19 +111,20 @@ def verify_chunk(chunk: Chunk, prefix: Prefix, params: CheckParams,
     gram_specs = [("g", str(m)) for m in range(chunk.start, chunk.end + 1)]
     gram_balls, fast_g = gram_balls if gram_balls is not None else _evaluate(gram_specs, params)
     gram = dict(zip(range(chunk.start, chunk.end + 1), gram_balls))
-    j = chunk.start
-    for i, blk in enumerate(chunk.blocks):
-        why = _structure(gram, j, blk.end, blk.merged)
-        if why:
-            return ChunkOutcome(prefix, f"block {b0 + i} [g_{j}, g_{blk.end}): {why}")
-        j = blk.end
+    signs = [b.sign for b in gram_balls]  # Z(g_m)'s sign at index m - chunk.start
+    if not _structure_holds(signs, chunk):  # then find the first block that fails, and say why
+        j = chunk.start
+        for i, blk in enumerate(chunk.blocks):
+            why = _structure(gram, j, blk.end, blk.merged)
+            if why:
+                return ChunkOutcome(prefix, f"block {b0 + i} [g_{j}, g_{blk.end}): {why}")
+            j = blk.end
     point_specs = [("q", t) for blk in chunk.blocks for t in blk.texts]
     point_list, fast_p = _evaluate(point_specs, params)
     point_balls = iter(point_list)
     fast = (fast_g[0] + fast_p[0], fast_g[1] + fast_p[1])
 
     blocks_art, bad_points, first_bad, longest = [], prefix.bad_gram_points, prefix.first_bad_gram, prefix.longest_block
-    signs = [b.sign for b in gram_balls]  # Z(g_m)'s sign at index m - chunk.start
     s0 = chunk.start
     j = chunk.start
     for i, blk in enumerate(chunk.blocks):
@@ -179,6 +180,25 @@ def verify_chunk(chunk: Chunk, prefix: Prefix, params: CheckParams,
         "gram": [[m, b.mid, b.rad, b.prec] for m, b in sorted(gram.items())],
     }
     return ChunkOutcome(new, None, artifact, checked, fast)
+
+
+def _structure_holds(signs: list[int], chunk: Chunk) -> bool:
+    """Return True when every block passes _structure (all Gram signs decided, ends good, no good Gram point
+    inside an unmerged block), tested on whole arrays; False means: look block by block."""
+    import numpy as np
+
+    s = np.array(signs)
+    m = np.arange(chunk.start, chunk.start + len(s))
+    good = s == np.where(m % 2 == 0, 1, -1)
+    if (s == 0).any():
+        return False
+    idx = np.array([0] + [b.end - chunk.start for b in chunk.blocks])
+    if not good[idx].all():
+        return False
+    cum = np.cumsum(good)
+    inner = cum[idx[1:] - 1] - cum[idx[:-1]]  # good Gram points strictly inside each block
+    merged = np.array([b.merged for b in chunk.blocks], dtype=bool)
+    return not inner[~merged].any()
 
 
 def _structure(gram: dict[int, SignedBall], j: int, k: int, merged: bool) -> str | None:
