@@ -106,7 +106,7 @@ def main() -> None:
     repo = Repository(make_engine(str(args.db), create=True))
     runner = ProcessRunner(float(contract.check_timeout_s))
     pool = LocalPool(args.workers, float(contract.check_timeout_s))
-    print(f"[{load()}] {args.contract}: to {args.to:.0e} with {pool.name}; store {args.db}", flush=True)
+    print(f"[{load()}] {args.contract}: to {args.to:.4g} with {pool.name}; store {args.db}", flush=True)
     try:
         session = Session(contract, repo, runner, executor=pool)
         start = session.ensure_root()
