@@ -91,6 +91,7 @@ def test_range_ending_at_a_bad_gram_point_is_refuted_naming_it(env):
     from mathloop.check.rules import evidence_problems
 
     assert ev.bounds == {} and not evidence_problems(target.contract, ev)  # a label of its own, not `error`
+    assert ev.result("turing").reasons == ("not closed: the chunk was refuted, so it certifies nothing",)
 
 
 def test_hard_block_near_g_839024_is_found_by_the_level_0_recipe():

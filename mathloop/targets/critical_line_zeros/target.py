@@ -207,6 +207,8 @@ class CriticalLineZeros(Target):
         if checker == "turing":
             if closure:
                 return Outcome(Verdict.PROVED, Trust.RIGOROUS)
+            if out.reason:
+                return Outcome(Verdict.UNKNOWN, Trust.RIGOROUS, ("not closed: the chunk was refuted, so it certifies nothing",))
             return Outcome(Verdict.UNKNOWN, Trust.RIGOROUS,
                            (f"not closed: needs Trudgian's K verified Rosser blocks after a Gram point above 168*pi (prefix ends at g_{p})",))
         value = (height if checker == "height" else Fraction(closure.closed_at + 1)) if closure and height is not None else None
