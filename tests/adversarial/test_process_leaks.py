@@ -109,26 +109,6 @@ def test_checker_worker_dies_even_when_its_forkserver_is_kept_alive(tmp_path):
         kill_tagged(tag)
 
 
-@pytest.mark.parametrize("threads", [0, 1], ids=["fork-pool", "forkserver-pool"])
-def test_zeros_point_pool_workers_die_with_a_killed_parent(tmp_path, threads):
-    # With another thread alive (a progress bar, the Lean worker) the pool is started through a
-    # forkserver, which outlives its owner while its children live: the lifeline must break the cycle.
-    body = f"""
-    import threading
-    from mathloop.targets.critical_line_zeros import pool
-    def slow(job):
-        time.sleep(600)
-    if __name__ == "__main__":
-        for _ in range({threads}):
-            threading.Thread(target=time.sleep, args=(600,), daemon=True).start()
-        print("READY", flush=True)
-        pool.map_ordered(slow, [1, 2, 3, 4], workers=2)
-    """
-    proc, tag = start_parent(tmp_path, body)
-    wait_ready(proc, tag, 3 + 2 * threads)
-    kill_and_expect_nothing_left(proc, tag)
-
-
 def test_subprocess_started_with_child_preexec_dies_with_its_parent(tmp_path):
     body = """
     import subprocess

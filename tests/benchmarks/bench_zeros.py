@@ -31,7 +31,7 @@ from mathloop.domain import Scores  # noqa: E402
 from mathloop.order import compare  # noqa: E402
 from mathloop.propose.base import Context, Head, payload_sha  # noqa: E402
 from mathloop.targets import build_target  # noqa: E402
-from mathloop.targets.critical_line_zeros import pool, rs_sum_jit  # noqa: E402
+from mathloop.targets.critical_line_zeros import rs_sum_jit  # noqa: E402
 from mathloop.targets.critical_line_zeros.gram import expected_sign  # noqa: E402
 from mathloop.targets.critical_line_zeros.hardy_z import definite, evaluate_specs, evaluate_specs_fast  # noqa: E402
 
@@ -82,8 +82,7 @@ def per_point(height: float, arb_sample: int = 120) -> dict:
 
 def prove_until(height: Fraction, workers: int, checkpoint: Path | None, resume: bool, samples: int = 2) -> dict:
     """Return timings and the certified (height, count) once the certified height reaches `height`."""
-    os.environ["MATHLOOP_WORKERS"] = str(workers)
-    pool.shutdown()
+    os.environ["MATHLOOP_WORKERS"] = str(workers)  # one process now: the figure is per process
     contract = load_contract("critical-line-zeros")
     target = build_target(contract)
     specs = {b.name: b for b in contract.bounds}
@@ -279,7 +278,6 @@ def main() -> None:
                   f"{float(r['height']):.6f}, count {r['count']} ({ok} to arb(T).zeta_nzeros()), {r['chunks']} chunks, "
                   f"{r['blocks']} blocks, {r['refused']} refused and re-proposed; fast-path signs {r['decided']}, fell back {r['fell_back']} ({100 * share:.3f} %)  [{load()}]",
                   flush=True)
-    pool.shutdown()
 
 
 if __name__ == "__main__":

@@ -10,7 +10,6 @@ import pytest
 
 from mathloop.targets import load_contract
 from mathloop.targets import build_target
-from mathloop.targets.critical_line_zeros import pool
 from mathloop.targets.critical_line_zeros.certificate import Prefix
 from mathloop.targets.critical_line_zeros.counting import zeros_up_to
 from mathloop.targets.critical_line_zeros.export import export_certificates
@@ -36,7 +35,6 @@ def test_lehmer_pair_chunk_is_identical_with_one_or_two_workers():
         params = target.settings.check.__class__(**{**target.settings.check.__dict__, "workers": workers})
         outs.append(verify_chunk(cand, prefix, params))
     assert outs[0] == outs[1] and outs[0].reason is None
-    pool.shutdown()
 
 
 def _mathloop(*args: str, cwd: Path) -> subprocess.CompletedProcess:

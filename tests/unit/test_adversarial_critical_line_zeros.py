@@ -261,14 +261,9 @@ def test_evidence_does_not_depend_on_workers_or_global_precision(env, tmp_path):
     import flint
     import mpmath
 
-    from mathloop.targets.critical_line_zeros import pool
-
     target, root, chunk, first, _ = env
     t2 = build_target(load_contract(small_contract(tmp_path, **{"check_workers = 1": "check_workers = 2"})))
-    try:
-        ev2 = t2.check(root.state, t2.parse(chunk))
-    finally:
-        pool.shutdown()
+    ev2 = t2.check(root.state, t2.parse(chunk))
     assert ev2.canonical_bytes() == first.canonical_bytes()
     old = flint.ctx.prec, mpmath.mp.dps
     try:

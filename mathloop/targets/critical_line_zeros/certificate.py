@@ -44,6 +44,7 @@ class Limits:
         max_block_length: Gram intervals in one block.
         max_points_per_block: rational sample points in one block.
         max_point_chars: characters in one point string.
+        max_range_gram_intervals: Gram intervals in one range candidate (0: none accepted).
     """
 
     max_gram_index: int
@@ -51,6 +52,7 @@ class Limits:
     max_block_length: int
     max_points_per_block: int
     max_point_chars: int
+    max_range_gram_intervals: int = 0  # 0: range candidates (Recipe) are not part of this contract
 
 
 @dataclass(frozen=True)
@@ -118,6 +120,31 @@ class Chunk:
         return d
 
 
+MAX_REFINE = 6  # refinement levels of the sampling recipe a range candidate may ask for
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """A range candidate: all Gram blocks from g_start to g_end, sample points re-derived by the checker.
+
+    {"start": p, "end": q, "refine": r}: the blocks end at the good Gram points in (g_p, g_q] and the
+    points are those sampling.py's recipe finds at refinement level r; the checker derives them
+    (derive.py) and checks them like given points, so the candidate stays a few bytes for any range.
+    """
+
+    start: int
+    end: int
+    refine: int
+    parent: Prefix | None
+
+    def payload(self) -> dict[str, Any]:
+        """Return the candidate payload."""
+        d: dict[str, Any] = {"start": self.start, "end": self.end, "refine": self.refine}
+        if self.parent is not None:
+            d["parent_state"] = self.parent.to_json()
+        return d
+
+
 def _int(where: str, v: Any, lo: int, hi: int) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
         raise Malformed(f"{where}: must be an integer")
@@ -128,7 +155,7 @@ def _int(where: str, v: Any, lo: int, hi: int) -> int:
 
 
 def _keys(where: str, d: Any, allowed: set[str], required: set[str]) -> Mapping[str, Any]:
-    if not isinstance(d, Mapping):
+    if type(d) is not dict and not isinstance(d, Mapping):  # dict first: typing.Mapping's check is slow
         raise Malformed(f"{where}: must be an object")
     unknown = sorted(set(d) - allowed)
     if unknown:
@@ -173,7 +200,7 @@ def parse_prefix(where: str, d: Any, limits: Limits) -> Prefix:
     return Prefix(p, n, ints, bad, first, longest)
 
 
-def parse_chunk(payload: Any, limits: Limits) -> Chunk:
+def parse_chunk(payload: Any, limits: Limits) -> Chunk | Recipe:
     """Return the typed chunk. Raises Malformed with the field and reason.
 
     Structural rules: known keys only; block ends strictly increasing with at most
@@ -184,6 +211,8 @@ def parse_chunk(payload: Any, limits: Limits) -> Chunk:
         payload = env[EXPORT_KEY]
         if isinstance(payload, Mapping) and env.get("parent_state") is not None and "parent_state" not in payload:
             payload = dict(payload, parent_state=env["parent_state"])
+    if limits.max_range_gram_intervals and isinstance(payload, Mapping) and "blocks" not in payload and "end" in payload:
+        return parse_recipe(payload, limits)
     d = _keys("payload", payload, _PAYLOAD_KEYS, {"start", "blocks"})
     start = _int("start", d["start"], -1, limits.max_gram_index - 1)
     raw_blocks = d["blocks"]
@@ -213,6 +242,16 @@ def parse_chunk(payload: Any, limits: Limits) -> Chunk:
         prev = end
     parent = parse_prefix("parent_state", _prefix_part(d["parent_state"]), limits) if "parent_state" in d else None
     return Chunk(start, tuple(blocks), parent)
+
+
+def parse_recipe(payload: Mapping[str, Any], limits: Limits) -> Recipe:
+    """Return the typed range candidate. Raises Malformed with the field and reason."""
+    d = _keys("payload", payload, {"start", "end", "refine", "parent_state"}, {"start", "end", "refine"})
+    start = _int("start", d["start"], -1, limits.max_gram_index - 1)
+    end = _int("end", d["end"], start + 1, min(start + limits.max_range_gram_intervals, limits.max_gram_index + limits.max_block_length))
+    refine = _int("refine", d["refine"], 0, MAX_REFINE)
+    parent = parse_prefix("parent_state", _prefix_part(d["parent_state"]), limits) if "parent_state" in d else None
+    return Recipe(start, end, refine, parent)
 
 
 def _prefix_part(state: Any) -> Any:

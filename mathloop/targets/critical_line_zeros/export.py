@@ -19,8 +19,14 @@ from mathloop.targets.critical_line_zeros.certificate import CERTIFICATE_FORMAT,
 
 
 def candidate_of(chunk: Mapping[str, Any]) -> dict[str, Any]:
-    """Return the candidate payload that produced a chunk artifact (point strings as committed)."""
-    return {"start": chunk["start"], "blocks": [{"end": b["end"], "points": [p[0] for p in b["points"]]} for b in chunk["blocks"]]}
+    """Return the candidate payload that produced a chunk artifact (point strings as committed).
+
+    A compact artifact (digest.py) holds the candidate itself; a full one lists every block and point.
+    """
+    if "candidate" in chunk:
+        return dict(chunk["candidate"])
+    return {"start": chunk["start"], "blocks": [{"end": b["end"], "points": [p[0] for p in b["points"]]}
+                                                | ({"merged": True} if b.get("merged") else {}) for b in chunk["blocks"]]}
 
 
 def certificate_of(evidence: Mapping[str, Any], parent_state: Mapping[str, Any] | None, seq: int, commit: str | None = None) -> dict[str, Any] | None:
@@ -58,7 +64,7 @@ def export_certificates(evidences: Sequence[Mapping[str, Any]], out_dir: Path | 
     for seq, ev in enumerate(evidences):
         env = certificate_of(ev, parent, seq, commits[seq] if commits else None)
         parent = ev["state"]
-        if env is None or not env[EXPORT_KEY]["blocks"]:
+        if env is None or env["chunk"]["start"] == env["chunk"]["end"]:  # the seed: no blocks
             continue
         c = env["chunk"]
         name = f"chunk-{seq:06d}-g{c['start']}-g{c['end']}.json"

@@ -1,21 +1,23 @@
-"""The local proposer: consecutive chunks of Gram blocks with sample points, built on all cores.
+"""The local proposer: consecutive chunks of Gram blocks from the head, as point lists or as ranges.
 
-Each round it returns up to ctx.samples consecutive chunks starting at the head's prefix end.
-Every chunk is cut into pieces computed in parallel; piece boundaries are "the first good Gram
-point at or after a nominal index", which each worker finds on its own, so pieces always join
-up and the output does not depend on the worker count. If the head has not moved and its
-chunk was already tried (its sha is in the memory), sampling is refined further (boost).
+Each round it returns up to ctx.samples consecutive chunks starting at the head's prefix end. A
+chunk ends at the first good Gram point at or after a nominal index, so chunks always join up.
+With a contract that takes range candidates (max_range_gram_intervals), a chunk is
+{"start", "end", "refine"}: the proposer only evaluates the Gram points (to find the good end and
+to predict the state the check reaches), and the checker derives the sample points by the same
+recipe (sampling.py). Otherwise it carries every block and point (sampling.build_piece). If the head
+has not moved and its chunk was already tried (its sha is in the memory), sampling is refined
+further (boost). One process: the executor's workers (check/pool.py, dask) do the checking.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
-from typing import Callable
+import numpy as np
 
 from mathloop.domain import payload_sha
 from mathloop.propose.base import Context, Proposal, Proposer
-from mathloop.targets.critical_line_zeros import pool
 from mathloop.targets.critical_line_zeros.certificate import TAIL, Prefix
 from mathloop.targets.critical_line_zeros.sampling import build_piece
 
@@ -28,51 +30,81 @@ class LocalProposer(Proposer):
     name = "local"
 
     def __init__(self, cap: int, chunk_gram_intervals: int, ladder: tuple[int, ...], seed: int = 0, workers: int | None = None,
-                 predict: Callable[[Prefix], dict[str, Any]] | None = None) -> None:
+                 predict: Callable[[Prefix], dict[str, Any]] | None = None, ranges: bool = False) -> None:
         self.cap = cap
         self.predict = predict  # prefix -> the state check() gives: lets an executor check chunk i+1 early
         self.last_bad: list[list[tuple[int, int | None]]] = []
         self.chunk = chunk_gram_intervals
         self.ladder = tuple(ladder)
         self.seed = seed  # the work is fully determined by the head; the seed changes nothing
-        self.workers = workers
+        self.workers = workers  # kept for callers; proposing runs in this process
+        self.ranges = ranges
+        self._ends: dict[int, list[int]] = {}  # range chunk start -> its predicted block ends
 
-    def chunks_from(self, p: int, count: int, boost: int = 0) -> list[dict[str, Any]]:
-        """Return up to `count` consecutive chunk payloads starting at the good Gram point g_p."""
-        nominal = []
-        a = p
+    def _nominal(self, p: int, count: int) -> list[tuple[int, int]]:
+        out, a = [], p
         for _ in range(count):
             if a >= self.cap:
                 break
             b = min(a + self.chunk, self.cap)
-            nominal.append((a, b))
+            out.append((a, b))
             a = b
-        if not nominal:
-            return []
-        workers = self.workers or pool.default_workers()
-        per_chunk = max(1, 2 * workers // len(nominal)) if len(nominal) < 2 * workers else 1
-        jobs, owner = [], []
-        for ci, (a, b) in enumerate(nominal):
-            cuts = [a + (b - a) * i // per_chunk for i in range(per_chunk)] + [b]
-            for pi in range(per_chunk):
-                if cuts[pi] < cuts[pi + 1]:
-                    jobs.append((cuts[pi], cuts[pi + 1], ci == 0 and pi == 0, boost, self.ladder))
-                    owner.append(ci)
-        pieces = pool.map_ordered(build_piece, jobs, workers)
+        return out
+
+    def chunks_from(self, p: int, count: int, boost: int = 0) -> list[dict[str, Any]]:
+        """Return up to `count` consecutive chunk payloads starting at the good Gram point g_p."""
+        from mathloop.targets.critical_line_zeros.target import gc_paused
+
+        nominal = self._nominal(p, count)
+        with gc_paused():
+            return self._ranges_from(p, nominal, boost) if self.ranges else self._pieces_from(p, nominal, boost)
+
+    def _pieces_from(self, p: int, nominal: list[tuple[int, int]], boost: int) -> list[dict[str, Any]]:
+        """Return chunks with every block and point (the contract takes no ranges)."""
         chunks: list[dict[str, Any]] = []
         self.last_bad = []
-        for ci in range(len(nominal)):
-            mine = [pc for pc, o in zip(pieces, owner) if o == ci]
-            blocks, end, bad = [], mine[0]["start"], []
-            for pc in mine:
-                if pc["start"] != end:
-                    break  # a merged block ran past the next piece's start: stop the chunk here
-                blocks += pc["blocks"]
-                bad += pc["bad"]
-                end = pc["end"]
-            if blocks:
-                chunks.append({"start": mine[0]["start"], "blocks": blocks})
-                self.last_bad.append(bad)
+        end = p
+        for a, b in nominal:
+            if a < end:
+                a = end  # the previous chunk ran past this nominal start (a merged block)
+            if a >= b and chunks:
+                continue
+            pc = build_piece((end, max(b, end + 1), True, boost, self.ladder))
+            if pc["blocks"]:
+                chunks.append({"start": pc["start"], "blocks": pc["blocks"]})
+                self.last_bad.append(pc["bad"])
+            end = pc["end"]
+        return chunks
+
+    def _ranges_from(self, p: int, nominal: list[tuple[int, int]], boost: int) -> list[dict[str, Any]]:
+        """Return range chunks; self.last_bad gets each chunk's blocks' bad Gram points (assuming no merged block)."""
+        from mathloop.targets.critical_line_zeros.fast_z import gram_signs
+
+        chunks: list[dict[str, Any]] = []
+        self.last_bad = []
+        self._ends = {}  # this round's only: memory stays flat in the height
+        if not nominal:
+            return chunks
+        lo, hi = p, nominal[-1][1] + 64
+        ms = np.arange(lo, hi + 1)
+        good = gram_signs(ms, self.ladder)[0] == np.where(ms % 2 == 0, 1, -1)
+        while not good[-1]:  # the last nominal end needs a good Gram point after it
+            more = np.arange(hi + 1, hi + 257)
+            ms = np.concatenate([ms, more])
+            good = np.concatenate([good, gram_signs(more, self.ladder)[0] == np.where(more % 2 == 0, 1, -1)])
+            hi = int(ms[-1])
+        goods = ms[good]
+        start = p
+        for _, b in nominal:
+            if b <= start:
+                continue
+            end = int(goods[np.searchsorted(goods, b)])
+            inner = goods[(goods > start) & (goods <= end)].tolist()
+            chunks.append({"start": start, "end": end, "refine": boost})
+            js = [start] + inner[:-1]
+            self.last_bad.append([(k - j - 1, j + 1 if k - j > 1 else None) for j, k in zip(js, inner)])
+            self._ends[start] = inner
+            start = end
         return chunks
 
     def propose(self, ctx: Context) -> list[Proposal]:
@@ -94,17 +126,23 @@ class LocalProposer(Proposer):
             prefix = Prefix(st["last_gram_index"], st["blocks_verified"], tuple(st["tail"]), st["bad_gram_points"],
                             st["first_bad_gram"], st["longest_block"])
             for i in range(1, len(chunks)):
-                prefix = advance(prefix, chunks[i - 1], self.last_bad[i - 1])
+                prefix = advance(prefix, self._blocks(chunks[i - 1]), self.last_bad[i - 1])
                 expects[i] = self.predict(prefix)
         return [
-            Proposal(
-                payload=c,
-                proposer=self.name,
-                meta={"start": c["start"], "end": c["blocks"][-1]["end"], "blocks": len(c["blocks"]), "boost": boost},
-                expects_state=e,
-            )
+            Proposal(payload=c, proposer=self.name, meta=self._meta(c, boost), expects_state=e)
             for c, e in zip(chunks, expects)
         ]
+
+    def _blocks(self, chunk: dict[str, Any]) -> dict[str, Any]:
+        if "blocks" in chunk:
+            return chunk
+        return {"start": chunk["start"], "blocks": [{"end": k} for k in self._ends[chunk["start"]]]}
+
+    @staticmethod
+    def _meta(c: dict[str, Any], boost: int) -> dict[str, Any]:
+        if "blocks" in c:
+            return {"start": c["start"], "end": c["blocks"][-1]["end"], "blocks": len(c["blocks"]), "boost": boost}
+        return {"start": c["start"], "end": c["end"], "boost": boost}
 
 
 def advance(prefix: Prefix, chunk: dict[str, Any], bad: list[tuple[int, int | None]]) -> Prefix:
@@ -118,3 +156,4 @@ def advance(prefix: Prefix, chunk: dict[str, Any], bad: list[tuple[int, int | No
         tail = [k] if blk.get("merged") else (tail + [k])[-(TAIL + 1):]
         j = k
     return Prefix(j, prefix.blocks_verified + len(chunk["blocks"]), tuple(tail), nbad, first, longest)
+

@@ -102,6 +102,11 @@ def _newton(ms: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
     return out[0], out[1], out[2], out[3] != 0
 
 
+def enclosures(ms: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Return (S, h*, r, good) per m: |g_m - (S + h*)| <= r where good (t >= RS_MIN_T + 300), else no claim."""
+    return _newton(ms)
+
+
 def gram_points(ms: Sequence[int]) -> list[Point]:
     """Return the Point of each g_m (t* and its proved radius), Arb balls where the float route does not apply."""
     s_b, h, r, good = _newton(ms)

@@ -52,6 +52,7 @@ class _Parameters(Table):
     check_workers: Annotated[int | None, int_in(0, 256, required=False)] = None
     fast_z: Annotated[bool, flag(False)] = None
     chunk_gram_intervals: Annotated[int, int_in(1, 1_000_000)] = None
+    evidence_digest_blocks: Annotated[int | None, int_in(1, 1_000_000, required=False)] = None
 
 
 class _Limits(Table):
@@ -60,6 +61,7 @@ class _Limits(Table):
     max_block_length: Annotated[int, int_in(1, 1000)] = None
     max_points_per_block: Annotated[int, int_in(1, 10_000)] = None
     max_point_chars: Annotated[int, int_in(8, 200)] = None
+    max_range_gram_intervals: Annotated[int | None, int_in(1, 1_000_000, required=False)] = None
 
 
 def read_settings(contract: Contract) -> Settings:
@@ -68,8 +70,9 @@ def read_settings(contract: Contract) -> Settings:
     # the generic limits are validated in contract/
     lim = validated(_Limits, dict(contract.target_limits), contract.path, "limits")
     check = CheckParams(ladder=p.precision_ladder, height_digits=p.height_digits, crosscheck_stride=p.crosscheck_stride,
-                        crosscheck_dps=p.crosscheck_dps, workers=p.check_workers or 0, fast_z=p.fast_z)
+                        crosscheck_dps=p.crosscheck_dps, workers=p.check_workers or 0, fast_z=p.fast_z,
+                        digest_blocks=p.evidence_digest_blocks or 0)
     limits = Limits(max_gram_index=lim.max_gram_index, max_blocks_per_chunk=lim.max_blocks_per_chunk,
                     max_block_length=lim.max_block_length, max_points_per_block=lim.max_points_per_block,
-                    max_point_chars=lim.max_point_chars)
+                    max_point_chars=lim.max_point_chars, max_range_gram_intervals=lim.max_range_gram_intervals or 0)
     return Settings(check, limits, p.chunk_gram_intervals)

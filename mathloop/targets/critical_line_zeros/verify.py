@@ -14,13 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from mathloop.targets.critical_line_zeros import pool
 from mathloop.targets.critical_line_zeros.certificate import TAIL, Chunk, Prefix
 from mathloop.targets.critical_line_zeros.crosscheck import crosscheck
-from mathloop.targets.critical_line_zeros.gram import expected_sign, gram_bounds
+from mathloop.targets.critical_line_zeros.gram import expected_sign
 from mathloop.targets.critical_line_zeros.hardy_z import SignedBall, evaluate_specs, evaluate_specs_fast
-
-_PARALLEL_MIN_SPECS = 96  # below this, process start-up costs more than it saves
+from mathloop.targets.critical_line_zeros.placement import ABOVE, BELOW, Placer, gram_indices_to_place
 
 
 @dataclass(frozen=True)
@@ -33,9 +31,12 @@ class CheckParams:
         crosscheck_stride: Gram points with index % stride == 0 are cross-checked (plus the
             chunk's first rational point).
         crosscheck_dps: mpmath precision of the cross-check.
-        workers: processes for big chunks (0 = all cores); never changes the evidence.
+        workers: the contract's `check_workers` (recorded; a check now runs in one process and the
+            session's executor checks several chunks at once); never changes the evidence.
         fast_z: decide signs first by the rigorous float Riemann-Siegel path (rs_rigorous), Arb
             only where it leaves a sign undecided (recorded with precision 53).
+        digest_blocks: 0 = the evidence lists every ball; n > 0 = it keeps, per n blocks, counts and
+            the sha256 of those balls (digest.py), which a re-check re-derives byte for byte.
     """
 
     ladder: tuple[int, ...]
@@ -44,6 +45,7 @@ class CheckParams:
     crosscheck_dps: int
     workers: int
     fast_z: bool = False
+    digest_blocks: int = 0
 
 
 @dataclass(frozen=True)
@@ -67,38 +69,23 @@ def _sign_char(s: int) -> str:
 
 
 def _evaluate(specs: list[tuple[str, str]], params: CheckParams) -> tuple[list[SignedBall], tuple[int, int]]:
-    """Return the certified ball at each spec and (fast-decided, fallen back) counts."""
+    """Return the certified ball at each spec and (fast-decided, fallen back) counts.
+
+    One process: a session checks several chunks at once on its executor's workers (check/pool.py or dask),
+    so a check does not start processes of its own.
+    """
     if not params.fast_z:
-        return _evaluate_arb(specs, params), (0, 0)
-    workers = params.workers or pool.default_workers()
-    if len(specs) < _PARALLEL_MIN_SPECS or workers <= 1:
-        return evaluate_specs_fast(specs, params.ladder)
-    slices = pool.split(specs, 2 * workers)
-    parts = pool.map_ordered(_fast_slice, [(s, params.ladder) for s in slices], workers)
-    return [b for part in parts for b in part[0]], (sum(p[1][0] for p in parts), sum(p[1][1] for p in parts))
+        return evaluate_specs(specs, params.ladder), (0, 0)
+    return evaluate_specs_fast(specs, params.ladder)
 
 
-def _fast_slice(job: tuple[list[tuple[str, str]], tuple[int, ...]]) -> tuple[list[SignedBall], tuple[int, int]]:
-    specs, ladder = job
-    return evaluate_specs_fast(specs, ladder)
+def verify_chunk(chunk: Chunk, prefix: Prefix, params: CheckParams,
+                 gram_balls: tuple[list[SignedBall], tuple[int, int]] | None = None) -> ChunkOutcome:
+    """Return the outcome of checking `chunk` on top of `prefix` (deterministic).
 
-
-def _evaluate_arb(specs: list[tuple[str, str]], params: CheckParams) -> list[SignedBall]:
-    workers = params.workers or pool.default_workers()
-    if len(specs) < _PARALLEL_MIN_SPECS or workers <= 1:
-        return evaluate_specs(specs, params.ladder)
-    slices = pool.split(specs, 4 * workers)
-    parts = pool.map_ordered(_eval_slice, [(s, params.ladder) for s in slices], workers)
-    return [b for part in parts for b in part]
-
-
-def _eval_slice(job: tuple[list[tuple[str, str]], tuple[int, ...]]) -> list[SignedBall]:
-    specs, ladder = job
-    return evaluate_specs(specs, ladder)
-
-
-def verify_chunk(chunk: Chunk, prefix: Prefix, params: CheckParams) -> ChunkOutcome:
-    """Return the outcome of checking `chunk` on top of `prefix` (deterministic)."""
+    `gram_balls`: the balls at g_start..g_end and their fast-path counts, when already evaluated
+    (derive.py evaluates them to find the blocks; they are the same evaluation).
+    """
     if chunk.start != prefix.last_gram_index:
         return ChunkOutcome(
             prefix,
@@ -108,52 +95,66 @@ def verify_chunk(chunk: Chunk, prefix: Prefix, params: CheckParams) -> ChunkOutc
         return ChunkOutcome(prefix, None, {"start": chunk.start, "end": chunk.start, "blocks": [], "gram": []})
     # Placement of rational points, exactly, before any evaluation.
     j, b0 = chunk.start, prefix.blocks_verified
-    order: list[list[tuple[str, int | str]]] = []  # per block: Gram points and points, in certified order
+    order: list[list[tuple[str, int | str]] | None] = []  # per block with points: Gram points and points, in order
+    placer = Placer(gram_indices_to_place(chunk.blocks, chunk.start), params.height_digits)
     for i, blk in enumerate(chunk.blocks):
-        seq, why = _merge(j, blk.end, blk, params.height_digits)
-        if why:
-            return ChunkOutcome(prefix, f"block {b0 + i} [g_{j}, g_{blk.end}): {why}")
-        order.append(seq)
+        if not blk.points:
+            order.append(None)  # only its Gram points, in index order
+        else:
+            seq, why = _merge(j, blk.end, blk, placer)
+            if why:
+                return ChunkOutcome(prefix, f"block {b0 + i} [g_{j}, g_{blk.end}): {why}")
+            order.append(seq)
         j = blk.end
     # The block structure (good ends, bad interior) needs only the Gram points: check it for every
     # block before any of the (far more numerous) rational points is evaluated.
     gram_specs = [("g", str(m)) for m in range(chunk.start, chunk.end + 1)]
-    gram_balls, fast_g = _evaluate(gram_specs, params)
+    gram_balls, fast_g = gram_balls if gram_balls is not None else _evaluate(gram_specs, params)
     gram = dict(zip(range(chunk.start, chunk.end + 1), gram_balls))
-    j = chunk.start
-    for i, blk in enumerate(chunk.blocks):
-        why = _structure(gram, j, blk.end, blk.merged)
-        if why:
-            return ChunkOutcome(prefix, f"block {b0 + i} [g_{j}, g_{blk.end}): {why}")
-        j = blk.end
+    signs = [b.sign for b in gram_balls]  # Z(g_m)'s sign at index m - chunk.start
+    if not _structure_holds(signs, chunk):  # then find the first block that fails, and say why
+        j = chunk.start
+        for i, blk in enumerate(chunk.blocks):
+            why = _structure(gram, j, blk.end, blk.merged)
+            if why:
+                return ChunkOutcome(prefix, f"block {b0 + i} [g_{j}, g_{blk.end}): {why}")
+            j = blk.end
     point_specs = [("q", t) for blk in chunk.blocks for t in blk.texts]
     point_list, fast_p = _evaluate(point_specs, params)
     point_balls = iter(point_list)
     fast = (fast_g[0] + fast_p[0], fast_g[1] + fast_p[1])
 
     blocks_art, bad_points, first_bad, longest = [], prefix.bad_gram_points, prefix.first_bad_gram, prefix.longest_block
+    s0 = chunk.start
     j = chunk.start
     for i, blk in enumerate(chunk.blocks):
-        k, name = blk.end, f"block {b0 + i} [g_{j}, g_{blk.end})"
-        point_sign, pts_art = {}, []
-        for text in blk.texts:
-            ball = next(point_balls)
-            if ball.sign == 0:
-                return ChunkOutcome(prefix, f"{name}: sign of Z({text}) not certified (ball [{ball.mid} +/- {ball.rad}] at {ball.prec} bits)")
-            point_sign[text] = ball.sign
-            pts_art.append([text, ball.mid, ball.rad, ball.prec])
-        samples = [gram[v].sign if kind == "g" else point_sign[v] for kind, v in order[i]]
-        changes = sum(1 for a, b in zip(samples, samples[1:]) if a != b)
-        need = k - j
+        k, need = blk.end, blk.end - j
+        pts_art = []
+        if order[i] is None:
+            samples = signs[j - s0 : k - s0 + 1]
+        else:
+            point_sign = {}
+            for text in blk.texts:
+                ball = next(point_balls)
+                if ball.sign == 0:
+                    return ChunkOutcome(prefix, f"block {b0 + i} [g_{j}, g_{k}): sign of Z({text}) not certified "
+                                        f"(ball [{ball.mid} +/- {ball.rad}] at {ball.prec} bits)")
+                point_sign[text] = ball.sign
+                pts_art.append([text, ball.mid, ball.rad, ball.prec])
+            samples = [gram[v].sign if kind == "g" else point_sign[v] for kind, v in order[i]]
+        changes = sum(1 for a, b in zip(samples, samples[1:]) if a != b) if need > 1 or pts_art else int(samples[0] != samples[1])
         if changes < need:
-            return ChunkOutcome(prefix, f"{name}: found {changes} sign change{'s' if changes != 1 else ''}, need {need}")
+            return ChunkOutcome(prefix, f"block {b0 + i} [g_{j}, g_{k}): found {changes} sign change{'s' if changes != 1 else ''}, need {need}")
         if changes > need:
-            return ChunkOutcome(prefix, f"{name}: found {changes} sign changes, need exactly {need} (a Rosser-rule violation; not supported by this checker)")
-        bad_here = [m for m in range(j + 1, k) if gram[m].sign != expected_sign(m)]
-        bad_points += len(bad_here)
-        if bad_here and first_bad is None:
-            first_bad = bad_here[0]
-        longest = max(longest, need)
+            return ChunkOutcome(prefix, f"block {b0 + i} [g_{j}, g_{k}): found {changes} sign changes, need exactly {need} "
+                                "(a Rosser-rule violation; not supported by this checker)")
+        if need > 1:
+            bad_here = [m for m in range(j + 1, k) if signs[m - s0] != expected_sign(m)]
+            bad_points += len(bad_here)
+            if bad_here and first_bad is None:
+                first_bad = bad_here[0]
+        if need > longest:
+            longest = need
         blocks_art.append({"block": b0 + i, "start": j, "end": k, "sign_changes": changes, "points": pts_art}
                           | ({"merged": True} if blk.merged else {}))
         j = k
@@ -181,6 +182,25 @@ def verify_chunk(chunk: Chunk, prefix: Prefix, params: CheckParams) -> ChunkOutc
     return ChunkOutcome(new, None, artifact, checked, fast)
 
 
+def _structure_holds(signs: list[int], chunk: Chunk) -> bool:
+    """Return True when every block passes _structure (all Gram signs decided, ends good, no good Gram point
+    inside an unmerged block), tested on whole arrays; False means: look block by block."""
+    import numpy as np
+
+    s = np.array(signs)
+    m = np.arange(chunk.start, chunk.start + len(s))
+    good = s == np.where(m % 2 == 0, 1, -1)
+    if (s == 0).any():
+        return False
+    idx = np.array([0] + [b.end - chunk.start for b in chunk.blocks])
+    if not good[idx].all():
+        return False
+    cum = np.cumsum(good)
+    inner = cum[idx[1:] - 1] - cum[idx[:-1]]  # good Gram points strictly inside each block
+    merged = np.array([b.merged for b in chunk.blocks], dtype=bool)
+    return not inner[~merged].any()
+
+
 def _structure(gram: dict[int, SignedBall], j: int, k: int, merged: bool) -> str | None:
     """Return why [g_j, g_k) is not a Gram block (uncertified sign, bad end, good interior point), or None."""
     for m in range(j, k + 1):
@@ -196,28 +216,27 @@ def _structure(gram: dict[int, SignedBall], j: int, k: int, merged: bool) -> str
     return None
 
 
-def _merge(j: int, k: int, blk, digits: int) -> tuple[list[tuple[str, int | str]], str | None]:
+def _merge(j: int, k: int, blk, placer: Placer) -> tuple[list[tuple[str, int | str]], str | None]:
     """Return the block's Gram points and rational points in certified increasing order, or a reason.
 
-    Each point is placed against each Gram point g_m of the block by exact comparison with
-    rationals floor/ceil(g_m * 10^digits) just below/above g_m; points in between are refused.
+    Each point is placed against each Gram point g_m of the block by `placer` (placement.py: a float
+    comparison with a proved margin, else exact comparison with rationals floor/ceil(g_m * 10^digits)
+    just below/above g_m); points in between are refused.
     """
     seq: list[tuple[str, int | str]] = [("g", j)]
     if not blk.points:
         return seq + [("g", m) for m in range(j + 1, k + 1)], None
-    bounds = {m: gram_bounds(m, digits) for m in range(j, k + 1)}
-    if not bounds[j][1] < blk.points[0] or not blk.points[-1] < bounds[k][0]:
-        bad = blk.texts[0] if not bounds[j][1] < blk.points[0] else blk.texts[-1]
+    pts = list(zip(blk.points, map(float, blk.points), blk.texts))
+    if placer.side(pts[0][0], pts[0][1], j) != ABOVE or placer.side(pts[-1][0], pts[-1][1], k) != BELOW:
+        bad = blk.texts[0] if placer.side(pts[0][0], pts[0][1], j) != ABOVE else blk.texts[-1]
         return [], f"point {bad} is not certified inside the block"
-    pts = list(zip(blk.points, blk.texts))
     i = 0
     for m in range(j + 1, k + 1):
-        lo, hi = bounds[m]
-        while i < len(pts) and pts[i][0] < lo:
-            seq.append(("q", pts[i][1]))
+        while i < len(pts) and (side := placer.side(pts[i][0], pts[i][1], m)) == BELOW:
+            seq.append(("q", pts[i][2]))
             i += 1
-        if i < len(pts) and pts[i][0] <= hi:
-            return [], f"point {pts[i][1]} is not certified to lie on one side of g_{m}"
+        if i < len(pts) and side != ABOVE:
+            return [], f"point {pts[i][2]} is not certified to lie on one side of g_{m}"
         seq.append(("g", m))
     return seq, None
 
