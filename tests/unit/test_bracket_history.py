@@ -3,6 +3,8 @@
 import json
 from fractions import Fraction as F
 
+import pytest
+
 from mathloop.propose.base import Proposal
 from mathloop.search.loop import Session, SessionLimits
 from mathloop.search.runner import InProcessRunner
@@ -56,3 +58,31 @@ def test_status_prints_the_history_and_json_carries_it(repo):
     assert len(hist) == 2 and hist[-1]["width"] == str(CEILING_SEED - PRIMAL_SEED)
     res = CliRunner().invoke(app, ["status", "pair-correlation-rh", "--db", db], env={"COLUMNS": "200"})
     assert "bracket history" in res.output and "width 0.0839998334" in res.output
+
+
+@pytest.mark.slow
+def test_the_plot_draws_the_bracket_width_over_time(repo):
+    pytest.importorskip("matplotlib")
+    from mathloop.view.history import history
+    from mathloop.view.plots import history_svg
+
+    for name in ("pair-correlation-rh", "pair-correlation-rh-ceiling"):
+        Session(load_contract(name), repo, InProcessRunner()).ensure_root()
+    h = history(load_contract("pair-correlation-rh-ceiling"), repo)
+    assert len(h.bracket) == 2 and h.bracket[-1].width == CEILING_SEED - PRIMAL_SEED
+    svg = history_svg(h)
+    assert "bracket width" in svg and "width 8.4000e-02" in svg
+
+
+def test_the_web_target_page_lists_the_bracket_history(repo):
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from mathloop.lean import attest
+    from mathloop.web.app import create_app
+
+    attest.ensure_table(repo.engine)
+    for name in ("pair-correlation-rh", "pair-correlation-rh-ceiling"):
+        Session(load_contract(name), repo, InProcessRunner()).ensure_root()
+    page = TestClient(create_app(repo, "test")).get(f"/t/{load_contract('pair-correlation-rh').sha256}").text
+    assert 'id="bracket-history"' in page and "bracket history (2 moves)" in page and "width 0.0839998334" in page
