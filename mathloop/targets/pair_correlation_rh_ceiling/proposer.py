@@ -9,7 +9,9 @@ the LP (measured at (1/10, 20): A_w = 40 gives 0.6811548, A_w = 20 gives 0.68115
 the Arb cells. A configuration may give the LP a coarse tail (alpha_c, n): nodes beyond alpha_c are
 the linear interpolation of knots 1/n apart (lp.solve's `coarse`), which cuts (1/20, 40) from 779
 node columns to 219 and makes its cutting-plane rounds converge (they stall with every node free);
-the candidate still lists every node of the fine grid and the checker is unchanged. For each, the LP optimum
+the candidate still lists every node of the fine grid and the checker is unchanged. A configuration may
+instead give graded bands (lp_warm.Graded): the warm-started highspy LP with knots 1/n apart up to each
+band's end, a non-uniform grid ((1/40, 40): 349 columns instead of 1559). For each, the LP optimum
 (lp.solve with a small margin and a bounded number of cutting-plane rounds) is rounded to multiples
 of 10^-12 (L rounded down, nodes on [0, 1] then exactly j h - L, the other nodes clamped to >= -L,
 the weight rounded down) and pre-screened with the checker's own exact conditions and Arb
@@ -235,7 +237,6 @@ class CeilingProposer(Proposer):
         lim = self.target.limits
         return (N <= lim.max_inv_h and A <= lim.A_max and N * A + 1 <= lim.max_nodes and N % 2 == 0
                 and len(mass_points(N, Aw)) <= lim.max_masses and Aw <= 4 * lim.A_max)
-
 
     def _solve(self, N: int, A: int, Aw: int, margin: float, rounds: int, deadline: float | None,
                tail: Tail = None) -> DualCandidate | None:
