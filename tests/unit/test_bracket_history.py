@@ -5,25 +5,14 @@ from fractions import Fraction as F
 
 import pytest
 
-from mathloop.propose.base import Proposal
 from mathloop.search.loop import Session, SessionLimits
 from mathloop.search.runner import InProcessRunner
 from mathloop.targets import load_contract
 from mathloop.view.bracket_history import bracket_history
+from tests.unit.test_bracket import Scripted
 
 PRIMAL_SEED = F(101248, 149997)
 CEILING_SEED = F(759, 1000)
-
-
-class Scripted:
-    name = "scripted"
-
-    def __init__(self, payloads):
-        self.payloads = list(payloads)
-
-    def propose(self, ctx):
-        batch, self.payloads = self.payloads[:1], self.payloads[1:]
-        return [Proposal(p, self.name) for p in batch]
 
 
 def test_history_lists_each_move_with_the_bracket_after_it(repo):

@@ -32,7 +32,7 @@ def test_graded_knots_are_fine_near_one_and_coarse_far_out():
 def test_knot_map_interpolates_between_knots_and_keeps_k_above_minus_L():
     N, M = 5, 40
     knots = (6, 7, 10, 16, 25)
-    K, k0 = lp_warm.knot_map(N, M, knots)
+    K, k0 = lp.knot_map(N, M, knots)
     L = 1.3
     y = np.random.default_rng(1).uniform(0.0, 2.0, len(knots))
     k = K @ np.concatenate([[L], y]) + k0
@@ -42,7 +42,7 @@ def test_knot_map_interpolates_between_knots_and_keeps_k_above_minus_L():
     zero = K @ np.concatenate([[L], np.zeros(len(knots))]) + k0
     assert zero[N:].min() >= -L - 1e-12
     with pytest.raises(ValueError, match="strictly between"):
-        lp_warm.knot_map(N, M, (5, 7))
+        lp.knot_map(N, M, (5, 7))
 
 
 def test_warm_lp_on_a_graded_grid_certifies_as_rationalised_and_the_second_path_agrees(target):

@@ -31,7 +31,7 @@ import numpy as np
 
 from mathloop.targets.errors import MissingExtra
 from mathloop.targets.pair_correlation_rh_ceiling.lp import (IPM_MIN_SECONDS, KEEP_SLACK, NEAR, W_MAX, Y_MAX, DualLp,
-                                                            a_values, f_values, local_minima)
+                                                            knot_map, round_cuts)
 
 EXTRA = "mathloop[ceiling]"
 
@@ -82,26 +82,6 @@ def graded_knots(N: int, M: int, bands: Sequence[tuple[Fraction, int]]) -> tuple
             j += step
             knots.append(j)
     return tuple(knots)
-
-
-def knot_map(N: int, M: int, knots: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
-    """Return (K, k0) with nodes k_0 .. k_M = K (L, y) + k0 (j h - L on [0, 1], y - L at knots, else interpolated)."""
-    ks = sorted(set(knots))
-    if ks and not (N < ks[0] and ks[-1] < M):
-        raise ValueError("knots must lie strictly between 1/h and A/h")
-    K = np.zeros((M + 1, 1 + len(ks)))
-    k0 = np.zeros(M + 1)
-    K[:N + 1, 0] = -1.0
-    k0[:N + 1] = np.arange(N + 1) / N
-    for i, j in enumerate(ks):
-        K[j, 1 + i], K[j, 0] = 1.0, -1.0
-    anchors = [N, *ks, M]  # k_M = 0: K and k0 rows stay 0
-    for a, b in zip(anchors, anchors[1:]):
-        for j in range(a + 1, b):
-            th = (j - a) / (b - a)
-            K[j] = (1 - th) * K[a] + th * K[b]
-            k0[j] = (1 - th) * k0[a] + th * k0[b]
-    return K, k0
 
 
 class WarmLp:
@@ -219,19 +199,8 @@ def solve(N: int, M: int, *, knots: Sequence[int], at: Sequence[int], margin: fl
         if x is None:
             return result
         L, k, w = model.split(x)
-
-        def f(tt, k=k, w=w):
-            return f_values(tt, 1.0 / N, k, w, at)
-
-        def fa(tt, w=w):
-            return a_values(tt, w, at)
-
-        cuts = local_minima(f, 0.0, 1.0, 16 * top + 1, 0.5 * margin)
-        cuts_a = local_minima(fa, 0.0, 0.5, 8 * top + 1, 0.5 * margin) if heavy else np.zeros(0)
-        lows = [f(cuts).min()] if len(cuts) else [float(f(np.linspace(0, 1, 16 * top + 1)).min())]
-        if len(cuts_a):
-            lows.append(float(fa(cuts_a).min()))
-        result = DualLp(N, M, L, k, w, rnd + 1, float(min(lows)), at)
+        f, fa, cuts, cuts_a, low = round_cuts(N, k, w, at, top, margin, heavy)
+        result = DualLp(N, M, L, k, w, rnd + 1, low, at)
         if log is not None:
             log(result, model.rows, time.monotonic() - started)
         if len(cuts) == 0 and len(cuts_a) == 0:
