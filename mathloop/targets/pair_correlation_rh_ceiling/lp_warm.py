@@ -199,7 +199,7 @@ def solve(N: int, M: int, *, knots: Sequence[int], at: Sequence[int], margin: fl
         if x is None:
             return result
         L, k, w = model.split(x)
-        f, fa, cuts, cuts_a, low = round_cuts(N, k, w, at, top, margin, heavy)
+        f, fa, cuts, cuts_a, low = round_cuts(N, k, w, at, top, margin, heavy, model.points[~model.is_a])
         result = DualLp(N, M, L, k, w, rnd + 1, low, at)
         if log is not None:
             log(result, model.rows, time.monotonic() - started)
