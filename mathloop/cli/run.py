@@ -20,10 +20,14 @@ from mathloop.search.loop import LineageRefused, SeedRefused, Session, SessionLi
 from mathloop.check.checker import DEFAULT_RECHECK, Checker
 from mathloop.check.executors import TLS, executor_for
 from mathloop.targets import build_target
+from mathloop.targets.errors import MissingExtra
 
 def _proposer(spec: str, contract: Contract, target, seed: int, model_opts: dict):
     if spec == "local":
-        return target.local_proposer(seed)
+        try:
+            return target.local_proposer(seed)
+        except MissingExtra as e:  # an optional solver the local proposer needs: exit 2 naming the extra
+            raise typer.BadParameter(str(e), param_hint="--proposer") from None
     if spec.startswith("replay:"):
         path = Path(spec.removeprefix("replay:"))
         if not path.is_file():

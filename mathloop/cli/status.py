@@ -13,9 +13,12 @@ from mathloop.cli.common import (DB_HELP, TARGET_HELP, bounds_json, console, con
                                  hypotheses_line, open_contract, open_repo, print_json)
 from mathloop.lean import attest
 from mathloop.search.bracket import bracket
+from mathloop.view.bracket_history import bracket_history
 from mathloop.search.gate import open_obligations
 from mathloop.store.rechecks import failed_rechecks
 from mathloop.view.counts import lineage_counts
+
+HISTORY_ROWS = 8  # the last moves of a bracket that `status` prints (--json has them all)
 
 
 def status(
@@ -36,6 +39,7 @@ def status(
     older = [c.sha256 for c in repo.lineages(contract.name) if c.sha256 != contract.sha256]
     br = bracket(repo, contract)
     failed = failed_rechecks(repo.engine, contract.sha256)
+    steps = bracket_history(repo, contract) if br is not None else ()
     if as_json:
         print_json({
             "target": contract.name,
@@ -59,7 +63,7 @@ def status(
             "class_maxima": [{"bound": b.name, "value": str(b.class_maximum), "theorem": b.class_maximum_is_theorem,
                               "text": b.class_maximum_text()} for b in contract.bounds if b.class_maximum is not None],
             "other_lineages": older,
-            **({"bracket": br.to_json()} if br is not None else {}),
+            **({"bracket": br.to_json(), "bracket_history": [b.to_json() for b in steps]} if br is not None else {}),
             "failed_rechecks": [f.to_json() for f in failed],  # commits a quarantine re-check contradicts
         })
         return
@@ -82,6 +86,12 @@ def status(
     console.print(t)
     if br is not None:
         console.print(escape(f"bracket of the class's best value (ASSUMING RH): {br.text()}"), highlight=False)
+        if steps:
+            shown = steps[-HISTORY_ROWS:]
+            console.print(escape(f"bracket history (every lineage of the pair in this store; last {len(shown)} of "
+                                 f"{len(steps)} moves):"), highlight=False)
+            for step in shown:
+                console.print(escape("  " + step.text()), highlight=False)
     console.print(escape(f"head {head.hash} (seq {head.seq}, {head.created_at})"
                          + f", Lean: {lean[head.hash]['status']}"))
     console.print(escape("open obligations: " + (", ".join(open_obligations(head.ranks)) or "none")))

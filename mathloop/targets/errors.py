@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["CertificateError", "CheckerCrash", "Malformed"]
+__all__ = ["CertificateError", "CheckerCrash", "Malformed", "MissingExtra"]
 
 
 class Malformed(ValueError):
@@ -15,3 +15,7 @@ class CertificateError(ValueError):
 
 class CheckerCrash(RuntimeError):
     """A checker could not answer (crash, timeout, cross-check disagreement); becomes `error`."""
+
+
+class MissingExtra(RuntimeError):
+    """An optional dependency is not installed; str() names the extra that provides it (the CLI exits 2)."""

@@ -51,6 +51,7 @@ class History:
     bounds: Mapping[str, tuple[BoundPoint, ...]]
     references: Mapping[str, tuple[Reference, ...]]
     sessions: tuple[SessionLabels, ...]
+    bracket: tuple = ()  # BracketStep rows (view/bracket_history.py) when the lineage is one side of a bracket
 
 
 def _when(text: str) -> datetime:
@@ -101,7 +102,9 @@ def history(contract: Contract, repo: Repository) -> History:
     labelled = tuple(SessionLabels(sid, sessions[sid].started_at if sid in sessions else None,
                                    sessions[sid].proposer if sid in sessions else None, per[sid]) for sid in order)
     refs = {b.name: references(contract, b) + _partner(contract, repo, b.name) for b in contract.bounds}
-    return History(contract, {k: tuple(v) for k, v in series.items()}, refs, labelled)
+    from mathloop.view.bracket_history import bracket_history
+
+    return History(contract, {k: tuple(v) for k, v in series.items()}, refs, labelled, bracket_history(repo, contract))
 
 
 def _partner(contract: Contract, repo: Repository, bound: str) -> tuple[Reference, ...]:

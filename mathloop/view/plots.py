@@ -23,7 +23,8 @@ def _plain(text: str) -> str:
 def history_figure(h: History):
     """Return a matplotlib figure: one row per bound (vs commit, vs wall time), then label counts per session."""
     names = [b.name for b in h.contract.bounds]
-    rows = len(names) + 1
+    widths = [(b.at, b.width) for b in h.bracket if b.width is not None]
+    rows = len(names) + 1 + (1 if widths else 0)
     fig = new_figure(11, 2.9 * rows)
     axes = fig.subplots(rows, 2, squeeze=False)
     for i, name in enumerate(names):
@@ -64,6 +65,20 @@ def history_figure(h: History):
         axes[i][0].set_title(f"{h.contract.name}: certified {name} by commit", fontsize=9)
         axes[i][1].set_title(f"{h.contract.name}: certified {name} by wall time", fontsize=9)
     gs = axes[-1][0].get_gridspec()
+    if widths:  # the bracket's width after every move of either side, over wall time
+        for ax in axes[len(names)]:
+            ax.remove()
+        wax = fig.add_subplot(gs[len(names), :])
+        from datetime import datetime
+
+        wax.step([datetime.fromisoformat(a) for a, _ in widths], [float(w) for _, w in widths], where="post",
+                 marker="o", ms=3, color="#6a1b9a", label="certified ceiling - certified primal")
+        wax.set_yscale("log")
+        wax.set_ylabel("bracket width")
+        wax.set_xlabel("wall time (UTC)")
+        wax.set_title(f"bracket of the class's best value (ASSUMING RH): width {float(widths[-1][1]):.4e}", fontsize=9)
+        wax.grid(alpha=0.3)
+        wax.legend(fontsize=7, loc="best")
     for ax in axes[-1]:
         ax.remove()
     bars = fig.add_subplot(gs[-1, :])

@@ -12,6 +12,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from mathloop.contract import ContractError
 from mathloop.search.bracket import bracket
+from mathloop.view.bracket_history import bracket_history
 from mathloop.store.repository import Repository
 from mathloop.view.graph_data import graph_view, lean_statuses
 from mathloop.view.graph_page import SCRIPT_CSP_HASH, graph_html
@@ -96,8 +97,9 @@ def create_app(repo: Repository, store_label: str) -> ASGIApp:
             return _not_found("no such lineage in this store")
         contract, problem = contract_of(sha)
         br = bracket(repo, contract) if contract is not None else None
+        steps = tuple(s.text() for s in bracket_history(repo, contract)) if br is not None else ()
         return HTMLResponse(pages.target_page(lin, contract, repo.commits(sha), lean_statuses(repo, sha), problem,
-                                              br.text() if br is not None else None))
+                                              br.text() if br is not None else None, steps))
 
     async def graph(request: Request) -> Response:
         sha = request.path_params["sha"]
@@ -120,7 +122,8 @@ def create_app(repo: Repository, store_label: str) -> ASGIApp:
         if lineage(sha) is None or contract is None:
             return _not_found(problem or "no such lineage in this store")
         head = repo.head(sha)
-        key = (sha, head.hash if head else None, sum(lineage(sha).labels.values()))
+        br = bracket(repo, contract)  # the plot draws the bracket's width: a partner's commit changes it too
+        key = (sha, head.hash if head else None, sum(lineage(sha).labels.values()), br.text() if br else None)
         if key not in plot_cache:  # a lineage's plot changes only with a new commit or candidate
             from mathloop.view.plots import history_svg
 

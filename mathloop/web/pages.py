@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 from urllib.parse import urlencode
 
 from mathloop.contract.model import Contract
@@ -93,7 +93,7 @@ def index_page(lines: list[tuple[Lineage, Contract | None]], store: str) -> str:
 
 
 def target_page(lin: Lineage, contract: Contract | None, commits: list[CommitRecord], lean: Mapping[str, str],
-                problem: str | None, bracket: str | None = None) -> str:
+                problem: str | None, bracket: str | None = None, bracket_steps: Sequence[str] = ()) -> str:
     head = commits[-1] if commits else None
     sha = lin.sha256
     given = "; ".join(f"{h.title} [{h.citation}]" for h in contract.hypotheses) if contract else ""
@@ -106,7 +106,7 @@ def target_page(lin: Lineage, contract: Contract | None, commits: list[CommitRec
                          at=c.created_at[:19], label=c.label, bounds=bound_text(contract, {k: str(v) for k, v in c.bounds.items()}),
                          lean=lean.get(c.hash, "pending"), sha=sha))
     body = fill(
-        '<h1>{name}</h1><p>{title}</p>{problem}<p class="bounds" id="head-bounds">{bounds}</p>{bracket}'
+        '<h1>{name}</h1><p>{title}</p>{problem}<p class="bounds" id="head-bounds">{bounds}</p>{bracket}{steps}'
         '<p class="given">rests on (taken as given): {given}</p>'
         '<p>contract <code>{sha}</code> · {n} commit(s) · head <code>{head}</code></p>'
         '<p><a id="graph-link" href="/t/{sha}/graph">obligation graph</a> · <a href="/t/{sha}/candidates">candidates</a> · '
@@ -119,6 +119,9 @@ def target_page(lin: Lineage, contract: Contract | None, commits: list[CommitRec
         problem=fill('<p class="given">{p}</p>', p=problem) if problem else Safe(""), given=given or "-", sha=sha,
         bracket=fill('<p class="bounds" id="bracket">bracket of the class\'s best value (ASSUMING RH): {b}</p>',
                      b=bracket) if bracket else Safe(""),
+        steps=fill('<details id="bracket-history"><summary>bracket history ({k} moves)</summary><ul>{li}</ul></details>',
+                   k=len(bracket_steps), li=join([fill("<li>{t}</li>", t=t) for t in bracket_steps]))
+        if bracket_steps else Safe(""),
         n=len(commits), head=head.hash if head else "-", rows=join(rows))
     return layout(lin.name, body)
 

@@ -1,7 +1,7 @@
 """Benchmark of `pair-correlation-rh-ceiling`: the bracket width over time and over (h, A, masses).
 
     python tests/benchmarks/bench_ceiling.py session [time_limit_s]    # a real session in a temp store
-    python tests/benchmarks/bench_ceiling.py configs [1/h,A[,nomass|1|A_w[,alpha_c:n]] ...]
+    python tests/benchmarks/bench_ceiling.py configs [1/h,A[,nomass|1|A_w[,alpha_c:n|gE:n/E:n/...]]] ...]
 
 `session` runs the local proposer through the loop (checks in a child process, real SQLite store)
 and prints, at every commit, the elapsed time, the certified ceiling and the bracket width against
@@ -18,9 +18,11 @@ import time
 from fractions import Fraction
 from pathlib import Path
 
+from mathloop.targets.pair_correlation_rh_ceiling.lp_warm import Graded
+
 PRIMAL = Fraction(6792816128, 10**10)  # rounded down: the bracket width printed is an upper bound
 DEFAULT_CONFIGS = ("10,3,nomass", "10,3,1", "10,6,1", "20,6,1", "10,3,6", "10,6,12", "10,10,10", "10,20,20",
-                   "20,20,20,5:5", "20,30,30,10:5", "20,40,40,5:5")
+                   "20,20,20,5:5", "20,30,30,10:5", "20,40,40,5:5", "40,40,40,g3:40/10:10/40:4")
 
 
 def session(limit: float) -> None:
@@ -53,9 +55,17 @@ def session(limit: float) -> None:
         print(f"done: {summary.outcome} after {summary.seconds:.1f} s, {summary.commits} commits, labels {dict(summary.labels)}")
 
 
+def _tail(text: str):
+    """Return (alpha_c, n) for "alpha_c:n", or the warm LP's Graded bands for "g3:40/10:10/40:4" (knots 1/n up to each end)."""
+    if text.startswith("g"):
+        return Graded(tuple(tuple(int(x) for x in band.split(":")) for band in text[1:].split("/")))
+    return tuple(int(x) for x in text.split(":"))
+
+
 def configs(specs: list[str]) -> None:
     """Print, per "1/h,A,masses[,alpha_c:n]" (masses: nomass, 1 = one mass at alpha = 1, or A_w = masses at 1, 3/2,
-    ..., A_w; alpha_c:n = in the LP, nodes beyond alpha_c interpolate knots 1/n apart), the LP ceiling
+    ..., A_w; alpha_c:n = in the LP, nodes beyond alpha_c interpolate knots 1/n apart; gE:n/E:n/... = the
+    warm-started highspy LP with knots 1/n apart from 1 up to each E, a non-uniform grid), the LP ceiling
     (optimistic) and the certified ceiling the proposer's own search reaches, with times."""
     from mathloop.targets import load_contract
     from mathloop.targets import build_target
@@ -70,10 +80,10 @@ def configs(specs: list[str]) -> None:
         parts = spec.split(",")
         N, A = int(parts[0]), int(parts[1])
         kind = parts[2] if len(parts) > 2 else "1"
-        tail = tuple(int(x) for x in parts[3].split(":")) if len(parts) > 3 else None
+        tail = _tail(parts[3]) if len(parts) > 3 else None
         at = () if kind == "nomass" else mass_points(N, 0 if kind == "1" else int(kind))
         label = ("none" if kind == "nomass" else ("at 1" if kind == "1" else f"1..{kind}")) + (
-            f" tail {tail[0]}:{tail[1]}" if tail else "")
+            "" if tail is None else f" {parts[3]}" if isinstance(tail, Graded) else f" tail {tail[0]}:{tail[1]}")
         t0 = time.perf_counter()
         if kind == "nomass":
             res = lp.solve(N, N * A, margin=TIGHT_MARGIN, at=at, grid_factor=GRID_FACTOR, max_rounds=TIGHT_ROUNDS,

@@ -14,7 +14,7 @@ nodes beyond c0 are tied to knots s apart (see _Rows): fewer columns, the same k
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -104,20 +104,26 @@ def node_map(N: int, M: int, coarse: tuple[int, int] | None) -> tuple[np.ndarray
     c0, step = coarse if coarse is not None else (M, 1)
     if not (N <= c0 <= M and step >= 1 and (M - c0) % step == 0):
         raise ValueError("coarse tail needs N <= c0 <= M and M - c0 a multiple of the step")
-    knots = list(range(N + 1, min(c0 + 1, M))) + list(range(c0 + step, M, step))
-    K = np.zeros((M + 1, 1 + len(knots)))
+    return knot_map(N, M, list(range(N + 1, min(c0 + 1, M))) + list(range(c0 + step, M, step)))
+
+
+def knot_map(N: int, M: int, knots: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Return (K, k0) with nodes k_0 .. k_M = K (L, y) + k0 (j h - L on [0, 1], y - L at knots, else interpolated)."""
+    ks = sorted(set(knots))
+    if ks and not (N < ks[0] and ks[-1] < M):
+        raise ValueError("knots must lie strictly between 1/h and A/h")
+    K = np.zeros((M + 1, 1 + len(ks)))
     k0 = np.zeros(M + 1)
     K[:N + 1, 0] = -1.0
     k0[:N + 1] = np.arange(N + 1) / N
-    for i, j in enumerate(knots):
+    for i, j in enumerate(ks):
         K[j, 1 + i], K[j, 0] = 1.0, -1.0
-    for j in range(c0 + 1, M):  # between knots a < j < b (k_M = 0): the linear interpolation
-        a = c0 + ((j - c0) // step) * step
-        if a == j:
-            continue
-        th = (j - a) / step
-        K[j] = (1 - th) * K[a] + th * K[a + step]
-        k0[j] = (1 - th) * k0[a] + th * k0[a + step]
+    anchors = [N, *ks, M]  # k_M = 0: K and k0 rows stay 0
+    for a, b in zip(anchors, anchors[1:]):
+        for j in range(a + 1, b):
+            th = (j - a) / (b - a)
+            K[j] = (1 - th) * K[a] + th * K[b]
+            k0[j] = (1 - th) * k0[a] + th * k0[b]
     return K, k0
 
 
@@ -141,6 +147,23 @@ def local_minima(f, lo: float, hi: float, points: int, below: float) -> np.ndarr
         out.append(t0)
     out = np.array(out)
     return out[f(out) < below] if len(out) else out
+
+
+def round_cuts(N: int, k: np.ndarray, w: np.ndarray, at: tuple[int, ...], top: int, margin: float, heavy: bool,
+               sample: np.ndarray | None = None):
+    """Return (f, a, cuts of f, cuts of a, lowest value seen) after a round: the cuts are the refined local
+    minima below margin/2 (a only with several masses); the lowest value is over `sample` and the cuts."""
+    def f(tt):
+        return f_values(tt, 1.0 / N, k, w, at)
+
+    def fa(tt):
+        return a_values(tt, w, at)
+
+    cuts = local_minima(f, 0.0, 1.0, 16 * top + 1, 0.5 * margin)
+    cuts_a = local_minima(fa, 0.0, 0.5, 8 * top + 1, 0.5 * margin) if heavy else np.zeros(0)
+    seen = sample if sample is not None else np.linspace(0.0, 1.0, 16 * top + 1)
+    lows = [f(seen).min()] + ([f(cuts).min()] if len(cuts) else []) + ([fa(cuts_a).min()] if len(cuts_a) else [])
+    return f, fa, cuts, cuts_a, float(min(lows))
 
 
 # HiGHS's interior point (IPX) ignores a time_limit shorter than its own set-up: measured at (1/20, 40)
@@ -195,17 +218,8 @@ def solve(N: int, M: int, *, mass: bool = True, margin: float = 1e-6, grid_facto
         if res.status != 0:
             return result  # the last round solved (a proposal: back-off and the checker decide), or None
         L, k, w = rows.nodes(res.x)
-
-        def f(tt, k=k, w=w):
-            return f_values(tt, 1.0 / N, k, w, at)
-
-        def fa(tt, w=w):
-            return a_values(tt, w, at)
-
-        cuts = local_minima(f, 0.0, 1.0, 16 * top + 1, 0.5 * margin)
-        cuts_a = local_minima(fa, 0.0, 0.5, 8 * top + 1, 0.5 * margin) if heavy else np.zeros(0)
-        lows = [f(t).min()] + ([f(cuts).min()] if len(cuts) else []) + ([fa(cuts_a).min()] if len(cuts_a) else [])
-        result = DualLp(N, M, L, k, w, rnd + 1, float(min(lows)), at)
+        f, fa, cuts, cuts_a, low = round_cuts(N, k, w, at, top, margin, heavy, t)
+        result = DualLp(N, M, L, k, w, rnd + 1, low, at)
         if log is not None:
             log(result, len(t) + len(ta))
         if len(cuts) == 0 and len(cuts_a) == 0:

@@ -9,7 +9,9 @@ the LP (measured at (1/10, 20): A_w = 40 gives 0.6811548, A_w = 20 gives 0.68115
 the Arb cells. A configuration may give the LP a coarse tail (alpha_c, n): nodes beyond alpha_c are
 the linear interpolation of knots 1/n apart (lp.solve's `coarse`), which cuts (1/20, 40) from 779
 node columns to 219 and makes its cutting-plane rounds converge (they stall with every node free);
-the candidate still lists every node of the fine grid and the checker is unchanged. For each, the LP optimum
+the candidate still lists every node of the fine grid and the checker is unchanged. A configuration may
+instead give graded bands (lp_warm.Graded): the warm-started highspy LP with knots 1/n apart up to each
+band's end, a non-uniform grid ((1/40, 40): 349 columns instead of 1559). For each, the LP optimum
 (lp.solve with a small margin and a bounded number of cutting-plane rounds) is rounded to multiples
 of 10^-12 (L rounded down, nodes on [0, 1] then exactly j h - L, the other nodes clamped to >= -L,
 the weight rounded down) and pre-screened with the checker's own exact conditions and Arb
@@ -34,15 +36,21 @@ import numpy as np
 from mathloop.domain import fraction_str, payload_sha
 from mathloop.propose.base import Context, Proposal, Proposer
 from mathloop.targets.base import Malformed
-from mathloop.targets.pair_correlation_rh_ceiling import conditions, lp
+from mathloop.targets.pair_correlation_rh_ceiling import conditions, lp, lp_warm
 from mathloop.targets.pair_correlation_rh_ceiling.arb_positivity import certify_dual_positive, certify_mass_floor
 from mathloop.targets.pair_correlation_rh_ceiling.candidate import DualCandidate, Mass
 
-Tail = tuple[int, int] | None  # (alpha_c, n): in the LP, nodes beyond alpha_c interpolate knots spaced 1/n
+# (alpha_c, n): in the scipy LP, nodes beyond alpha_c interpolate knots spaced 1/n; or Graded bands: the
+# warm-started highspy LP (lp_warm) with knots 1/n apart up to each band's end (a non-uniform grid in the LP)
+Tail = tuple[int, int] | lp_warm.Graded | None
 Config = tuple[int, int, int, Tail]  # (1/h, A, A_w, tail)
 # (1/20, 40) with a coarse tail beyond 5 jumps ahead of the slower 1/h = 10 steps: its LP converges
 # in ~10 rounds (~75 s) and certifies below 0.6800 as rationalised; the rest are fallbacks
+# (1/40, 40) on a graded grid (every node up to 3, knots 1/10 apart up to 10, then 1/4) follows it with the
+# warm-started LP: back-off towards the (1/20, 40) head refined onto its grid
+FINE_40 = lp_warm.Graded(((3, 40), (10, 10), (40, 4)))
 CONFIGS: tuple[Config, ...] = ((10, 3, 6, None), (10, 6, 12, None), (10, 10, 20, None), (20, 40, 40, (5, 5)),
+                               (40, 40, 40, FINE_40),
                                (10, 16, 32, None), (10, 20, 40, None), (20, 20, 20, (5, 5)), (20, 30, 30, (10, 5)))
 GRID_FACTOR = 4  # initial LP grid points per unit of the highest frequency; cutting planes add the rest
 TIGHT_MARGIN, TIGHT_ROUNDS = 1e-5, 40
@@ -81,7 +89,7 @@ def convex_combination(a: DualCandidate, b: DualCandidate, lam: Fraction) -> Dua
 
 def lp_tail(N: int, A: int, tail: Tail) -> tuple[int, int] | None:
     """Return the LP's coarse tail (c0, step) in grid units for h = 1/N, or None (every node free)."""
-    if tail is None:
+    if tail is None or isinstance(tail, lp_warm.Graded):
         return None
     alpha_c, per_unit = tail
     if N % per_unit or not 1 <= alpha_c < A:
@@ -216,6 +224,8 @@ class CeilingProposer(Proposer):
         self.target = target
         self.seed = seed
         self.configs = configs
+        if any(isinstance(c[3], lp_warm.Graded) for c in configs):
+            lp_warm.require_highspy()  # before the session starts: a missing extra is the user's exit 2, not a crash mid-run
         self._cache: dict[Config, tuple[DualCandidate, float, str] | None] = {}
         self.lp_ceilings: dict[Config, float] = {}  # the tight LP's float ceiling (benchmarks)
 
@@ -230,8 +240,12 @@ class CeilingProposer(Proposer):
 
     def _solve(self, N: int, A: int, Aw: int, margin: float, rounds: int, deadline: float | None,
                tail: Tail = None) -> DualCandidate | None:
-        res = lp.solve(N, N * A, margin=margin, max_rounds=rounds, deadline=deadline, at=mass_points(N, Aw),
-                       grid_factor=GRID_FACTOR, coarse=lp_tail(N, A, tail))
+        if isinstance(tail, lp_warm.Graded):
+            res = lp_warm.solve(N, N * A, knots=tail.knots(N, N * A), at=mass_points(N, Aw), margin=margin,
+                                max_rounds=rounds, deadline=deadline, grid_factor=GRID_FACTOR, method="ipm")
+        else:
+            res = lp.solve(N, N * A, margin=margin, max_rounds=rounds, deadline=deadline, at=mass_points(N, Aw),
+                           grid_factor=GRID_FACTOR, coarse=lp_tail(N, A, tail))
         if res is not None and margin == TIGHT_MARGIN:
             self.lp_ceilings[(N, A, Aw, tail)] = res.ceiling
         return None if res is None else rationalise(res)
@@ -320,6 +334,7 @@ class CeilingProposer(Proposer):
             payload = c.payload()
             if (roof is None or c.ceiling <= roof) and payload_sha(payload) not in ctx.seen:
                 meta = {"h": fraction_str(c.h), "A": fraction_str(c.A), "masses_up_to": Aw,
-                        "lp_tail": None if tail is None else list(tail), "how": how, "seed": self.seed}
+                        "lp_tail": None if tail is None else tail.describe() if isinstance(tail, lp_warm.Graded)
+                        else list(tail), "how": how, "seed": self.seed}
                 return [Proposal(payload, self.name, meta)]
         return []

@@ -1,0 +1,141 @@
+"""A second code path for a ceiling dual (Fractions, numpy and mpmath only; no mathloop mathematics).
+
+The checker evaluates f(t) = 1 + h sinc^2(pi t) P(2 pi t) + 2 sum w_i cos(2 pi (a_i/h) t) through P in
+monomial form with Arb balls. Here the same f comes from a different formula: with the second differences
+d_j = k_{j+1} - 2 k_j + k_{j-1} of the even node sequence (k_{-1} = k_1, k_{M+1} = 0),
+2 (1 - cos theta) P(theta) = -D(theta), D = d_0 + 2 sum_{j>=1} d_j cos(j theta), so
+
+    f(t) = 1 - h D(2 pi t) / (4 pi^2 t^2) + 2 sum_i w_i cos(2 pi (a_i/h) t)      (t > 0),
+
+and D has a term only where k bends (a few hundred knots, not every node). The scan samples f on [0, 1]
+(one period t of the oscillating part when every a_i lies on hZ) and a(t) on [0, 1/2] in floats, then
+refines the lowest local minima with mpmath at 40 digits (golden section on a bracket of the sample).
+Nodes rounded one by one leave second differences of rounding size (~10^-12) between the knots: mpmath sums
+the terms with |d_j| >= SMALL and the rest enter as their bound h 2 sum|d_j| / (4 pi^2 t^2), subtracted.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+import numpy as np
+
+
+def parse(payload: dict[str, Any]) -> dict[str, Any]:
+    """Return h, L, nodes, masses (at, weight) as Fractions from a candidate payload."""
+    return {"h": Fraction(payload["h"]), "A": Fraction(payload["A"]), "L": Fraction(payload["L"]),
+            "nodes": [Fraction(v) for v in payload["nodes"]],
+            "masses": [(Fraction(m["at"]), Fraction(m["weight"])) for m in payload.get("masses", [])]}
+
+
+def exact_conditions(c: dict[str, Any]) -> list[str]:
+    """Return the violated exact conditions (i), (ii), support and masses (empty when all hold)."""
+    h, L, k = c["h"], c["L"], c["nodes"]
+    n = int(1 / h)
+    bad = [f"(i) at j = {j}" for j in range(n + 1) if k[j] != j * h - L]
+    bad += [f"(ii) at j = {j}" for j in range(n, len(k)) if k[j] < -L]
+    bad += ["support: last node is not 0"] if k[-1] != 0 else []
+    bad += [f"mass at {a} with weight {w}" for a, w in c["masses"] if a < 1 or w < 0]
+    return bad
+
+
+def second_differences(c: dict[str, Any]) -> dict[int, Fraction]:
+    """Return the nonzero d_j (j >= 0) of the even node sequence, exactly."""
+    k = c["nodes"] + [Fraction(0)]
+    ext = lambda j: k[abs(j)] if abs(j) < len(k) else Fraction(0)  # noqa: E731
+    d = {j: ext(j + 1) - 2 * ext(j) + ext(j - 1) for j in range(len(k))}
+    return {j: v for j, v in d.items() if v != 0}
+
+
+SMALL = Fraction(1, 10**9)
+
+
+class Dual:
+    """f and a of a parsed dual, in floats (vectorised) and in mpmath (a lower bound: see the module doc)."""
+
+    def __init__(self, c: dict[str, Any]) -> None:
+        self.c = c
+        self.d = second_differences(c)
+        self.big = {j: v for j, v in self.d.items() if abs(v) >= SMALL}
+        self.small = sum((2 * abs(v) for j, v in self.d.items() if abs(v) < SMALL), Fraction(0))
+        self.j = np.array(sorted(self.d), dtype=float)
+        self.dv = np.array([float(self.d[int(j)]) * (1.0 if j == 0 else 2.0) for j in self.j])
+        self.h = float(c["h"])
+        self.freq = np.array([float(a / c["h"]) for a, _ in c["masses"]])
+        self.w = np.array([float(w) for _, w in c["masses"]])
+
+    def a(self, t: np.ndarray) -> np.ndarray:
+        return 1.0 + (2.0 * np.cos(2 * np.pi * np.outer(t, self.freq)) @ self.w if len(self.w) else 0.0)
+
+    def f(self, t: np.ndarray) -> np.ndarray:
+        D = np.cos(2 * np.pi * np.outer(t, self.j)) @ self.dv
+        return 1.0 - self.h * D / (4 * np.pi**2 * t * t) + self.a(t) - 1.0
+
+    def _mp(self) -> tuple:
+        """Return the mpf constants at the working precision (converted once per precision)."""
+        key = mpmath.mp.prec
+        if getattr(self, "_key", None) != key:
+            q = lambda x: mpmath.mpf(x.numerator) / x.denominator  # noqa: E731
+            self._key = key
+            self._consts = ([(j, q(v) * (1 if j == 0 else 2)) for j, v in self.big.items()], q(self.c["h"]), q(self.small),
+                            [(q(a / self.c["h"]), 2 * q(w)) for a, w in self.c["masses"]])
+        return self._consts
+
+    def f_mp(self, t: mpmath.mpf) -> mpmath.mpf:
+        """Return a lower bound for f(t): the big terms of D exactly, the small ones by their bound."""
+        big, h, rest, _ = self._mp()
+        two_pi_t = 2 * mpmath.pi * t
+        D = mpmath.fsum(v * mpmath.cos(j * two_pi_t) for j, v in big)
+        return 1 - h * (D + rest) / (4 * mpmath.pi**2 * t * t) + self.a_mp(t) - 1
+
+    def a_mp(self, t: mpmath.mpf) -> mpmath.mpf:
+        masses = self._mp()[3]
+        return 1 + mpmath.fsum(w2 * mpmath.cos(2 * mpmath.pi * b * t) for b, w2 in masses)
+
+
+def _golden(fn, lo: mpmath.mpf, hi: mpmath.mpf, steps: int = 60) -> tuple[mpmath.mpf, mpmath.mpf]:
+    g = (mpmath.sqrt(5) - 1) / 2
+    x1, x2 = hi - g * (hi - lo), lo + g * (hi - lo)
+    f1, f2 = fn(x1), fn(x2)
+    for _ in range(steps):
+        if f1 < f2:
+            hi, x2, f2 = x2, x1, f1
+            x1 = hi - g * (hi - lo)
+            f1 = fn(x1)
+        else:
+            lo, x1, f1 = x1, x2, f2
+            x2 = lo + g * (hi - lo)
+            f2 = fn(x2)
+    return (x1, f1) if f1 < f2 else (x2, f2)
+
+
+def scan_minimum(payload: dict[str, Any], *, per_unit: int = 24, keep: int = 12, dps: int = 40,
+                 which: str = "f") -> tuple[float, float]:
+    """Return (min value, t) of f on [0, 1] (or of a on [0, 1/2]): a float sample, then the `keep` lowest
+    local minima refined with mpmath at `dps` digits. f(0) = 1 + h P(0) is taken exactly."""
+    c = parse(payload)
+    dual = Dual(c)
+    top = max([len(c["nodes"])] + [int(x) + 1 for x in dual.freq])
+    end = 0.5 if which == "a" else 1.0
+    t = np.linspace(0.0, end, per_unit * top + 1)[1:]
+    fn, fn_mp = (dual.a, dual.a_mp) if which == "a" else (dual.f, dual.f_mp)
+    v = fn(t)
+    inner = np.flatnonzero((v[1:-1] <= v[:-2]) & (v[1:-1] <= v[2:])) + 1
+    idx = inner[np.argsort(v[inner])[:keep]]
+    step = t[1] - t[0]
+    best = (float("inf"), 0.0)
+    with mpmath.workdps(dps):
+        for i in idx:
+            lo, hi = mpmath.mpf(float(t[i] - step)), mpmath.mpf(float(t[i] + step))
+            x, fx = _golden(fn_mp, max(lo, mpmath.mpf(10) ** -12), hi)
+            if fx < best[0]:
+                best = (float(fx), float(x))
+        ends = [(float(fn_mp(mpmath.mpf(end))), end)]
+        if which == "f":
+            k = c["nodes"]
+            ends.append((float(1 + c["h"] * (k[0] + 2 * sum(k[1:])) + sum(2 * w for _, w in c["masses"])), 0.0))
+        else:
+            ends.append((float(dual.a_mp(mpmath.mpf(0))), 0.0))
+    return min([best, *ends])
