@@ -144,3 +144,327 @@ def test_a_worker_that_lies_about_a_good_candidate_is_recorded_under_its_own_nam
     _session(toy_contract, repo, RawReplyExecutor(_claims_malformed, authenticated=True), [GOOD])
     [row] = _rows(repo, toy_contract, GOOD)
     assert row.label == Label.MALFORMED.value and WORKER in row.meta["checked_by"]
+
+
+# -- 3. reading: an edited store must give a finding, never a traceback ---------------------------------------------
+def _store(contract, repo):
+    _session(contract, repo, None, [GOOD, {"x": "1/3"}])
+    return [r for r in repo.candidates(contract.sha256) if r.evidence is not None]
+
+
+@pytest.mark.xfail(strict=True, reason="HOLE: Repository._candidate_record decodes evidence with Evidence.from_json "
+                   "(Fraction(v) per bound); a committed row edited to bound '1/0' raises ZeroDivisionError, which "
+                   "_audit_one's `except (ValueError, KeyError, TypeError)` around repo.candidate does not catch: "
+                   "`audit` ends in a traceback instead of naming the edited row")
+def test_audit_names_a_committed_row_edited_to_a_zero_denominator(toy_contract, repo):
+    import sqlite3
+
+    root = _store(toy_contract, repo)[0]
+    db = repo.engine.url.database
+    con = sqlite3.connect(db)
+    [(text,)] = con.execute("select evidence from candidates where id = ?", (root.id,)).fetchall()
+    ev = json.loads(text)
+    ev["bounds"]["value"] = "1/0"
+    con.execute("update candidates set evidence = ? where id = ?", (json.dumps(ev), root.id))
+    con.commit()
+    con.close()
+    findings, _ = audit(toy_contract, repo, None)
+    assert any(f.table == "candidates" and f.row == root.id for f in findings), findings
+
+
+def test_audit_names_a_memory_row_edited_to_a_zero_denominator(toy_contract, repo):
+    # the counterpart that holds: an uncommitted row's edit is found by its row hash (no decode on that path)
+    import sqlite3
+
+    last = _store(toy_contract, repo)[-1]
+    assert last.commit_hash is None
+    con = sqlite3.connect(repo.engine.url.database)
+    [(text,)] = con.execute("select evidence from candidates where id = ?", (last.id,)).fetchall()
+    ev = json.loads(text)
+    ev["bounds"]["value"] = "1/0"
+    con.execute("update candidates set evidence = ? where id = ?", (json.dumps(ev), last.id))
+    con.commit()
+    con.close()
+    findings, _ = audit(toy_contract, repo, None)
+    assert [(f.table, f.row, f.field) for f in findings] == [("candidates", last.id, "evidence")]
+
+
+# -- 4. every surface that shows a commit must show that it failed its quarantine re-check --------------------------
+@pytest.fixture
+def failed_recheck_store(toy_contract, repo):
+    """A lineage where a forging worker's commit (3/10 shown as 35/100) was caught by the quarantine re-check."""
+    from tests.support.forging_executor import Draws, ForgingExecutor
+
+    checker = Checker(toy_contract, target=build_target(toy_contract), executor=ForgingExecutor(),
+                      runner=InProcessRunner(), recheck=0.5, rng=Draws([0.9, 0.9, 0.9, 0.0]))
+    repo.ensure_contract(toy_contract)
+    sid = repo.start_session(toy_contract.sha256, "scripted", 0, {})
+    with checker:
+        summary = Session(toy_contract, repo, checker, sid).run(Sequence([{"x": f"{k}/10"} for k in range(2, 10)]),
+                                                                 SessionLimits(8, samples=1))
+    repo.end_session(sid, summary.outcome)
+    [failed] = summary.failed_commits
+    assert audit(toy_contract, repo, None)[0]  # the audit flags the lineage
+    return failed
+
+
+def test_audit_and_status_flag_a_commit_that_failed_its_recheck(toy_contract, repo, failed_recheck_store):
+    findings, _ = audit(toy_contract, repo, None)
+    assert any(f.commit == failed_recheck_store or failed_recheck_store[:12] in f.problem for f in findings)
+    assert [f.commit for f in failed_rechecks(repo.engine, toy_contract.sha256)] == [failed_recheck_store]
+
+
+@pytest.mark.xfail(strict=True, reason="HOLE: the web view never reads store/rechecks.failed_rechecks: the index and the "
+                   "lineage page show the forged commit as `correct value ≥ 0.350000` (true value 0.3) and the head "
+                   "with no mark, while `audit` fails the lineage from that commit and `status` shows it")
+def test_the_web_view_marks_a_commit_that_failed_its_recheck(toy_contract, repo, failed_recheck_store):
+    import html
+    import re
+
+    from starlette.testclient import TestClient
+
+    from mathloop.web.app import create_app
+
+    client = TestClient(create_app(repo, "store"))
+    for url in ("/", f"/t/{toy_contract.sha256}"):
+        text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", client.get(url).text)).split())
+        assert "re-check" in text and failed_recheck_store[:12] in text, url
+
+
+@pytest.mark.xfail(strict=True, reason="HOLE: export/records.py exports the forged commit's memory row with label "
+                   "`correct` and its forged evidence, nothing on the record saying it failed the re-check (the marker is "
+                   "another record, the `error` row, that a consumer has to join by meta.recheck_failed_commit)")
+def test_exported_records_do_not_present_a_commit_that_failed_its_recheck_as_correct(toy_contract, repo,
+                                                                                     failed_recheck_store):
+    from mathloop.export.records import records
+
+    [rec] = [r for r in records(toy_contract, repo) if r["commit"] == failed_recheck_store]
+    assert rec["label"] != "correct" or rec.get("recheck_failed"), rec
+
+
+# -- 5. the evidence rule against hand-built evidence (past __post_init__) ------------------------------------------
+def _result(oid, verdict, rank, trust=Trust.EXACT):
+    r = object.__new__(ObligationResult)  # built past __post_init__, as a plug-in or a worker could
+    for k, v in {"id": oid, "verdict": verdict, "rank": rank, "trust": trust, "reasons": ()}.items():
+        object.__setattr__(r, k, v)
+    return r
+
+
+class _Frac(Fraction):
+    """A Fraction subclass whose comparisons lie (it claims to beat everything)."""
+
+    def __gt__(self, other):
+        return True
+
+    def __ge__(self, other):
+        return True
+
+
+def _spoiled(ev: Evidence, kind: str) -> Evidence:
+    res = list(ev.results)
+    if kind == "bool rank":
+        res = [_result(r.id, r.verdict, True) if r.id == "in-range" else r for r in res]  # True == 1, an int subclass
+    elif kind == "False rank with PROVED":
+        res = [_result(r.id, r.verdict, False) if r.id == "in-range" else r for r in res]
+    elif kind == "negative rank":
+        res = [_result(r.id, Verdict.UNKNOWN, -1) if r.id == "in-range" else r for r in res]
+    elif kind == "rank 0 with UNKNOWN":
+        res = [_result(r.id, Verdict.UNKNOWN, 0) if r.id == "value-bound" else r for r in res]
+    elif kind == "duplicate result (PROVED and REFUTED)":
+        res.append(_result("in-range", Verdict.REFUTED, 1))
+    elif kind == "duplicate result (PROVED twice)":
+        res.append(_result("in-range", Verdict.PROVED, 0))
+    elif kind == "missing result":
+        res = [r for r in res if r.id != "in-range"]
+    elif kind == "result for an unknown id":
+        res.append(_result("extra", Verdict.PROVED, 0))
+    elif kind == "verdict as a string":
+        res = [_result(r.id, "PROVED", 0) if r.id == "in-range" else r for r in res]
+    elif kind == "float rank":
+        res = [_result(r.id, r.verdict, 0.0) if r.id == "in-range" else r for r in res]
+    elif kind == "results as a list":
+        return replace(ev, results=list(res))
+    elif kind == "Fraction subclass bound":
+        return replace(ev, bounds={"value": _Frac(1, 2)})
+    elif kind == "int bound":
+        return replace(ev, bounds={"value": 1})
+    elif kind == "bool bound":
+        return replace(ev, bounds={"value": True})
+    elif kind == "string bound":
+        return replace(ev, bounds={"value": "1/2"})
+    elif kind == "unknown bound name":
+        return replace(ev, bounds={"value": Fraction(1, 2), "other": Fraction(1)})
+    return replace(ev, results=tuple(res))
+
+
+SPOILED_KINDS = ["bool rank", "False rank with PROVED", "negative rank", "rank 0 with UNKNOWN",
+                 "duplicate result (PROVED and REFUTED)", "duplicate result (PROVED twice)", "missing result",
+                 "result for an unknown id", "verdict as a string", "float rank", "results as a list",
+                 "Fraction subclass bound", "int bound", "bool bound", "string bound", "unknown bound name"]
+
+
+@pytest.mark.parametrize("kind", SPOILED_KINDS)
+def test_hand_built_evidence_that_breaks_a_rule_is_an_error_never_a_commit(toy_contract, kind):
+    honest_ev = check_payload(toy_contract, None, GOOD).evidence
+    assert evidence_problems(toy_contract, honest_ev) == ()
+    ev = _spoiled(honest_ev, kind)
+    assert evidence_problems(toy_contract, ev), kind
+    decision = decide(toy_contract, None, ev)
+    assert decision.label is Label.ERROR and not decision.commits and decision.reasons
+
+
+# -- 6. goals and open-by-design declarations -----------------------------------------------------------------------
+@pytest.fixture
+def open_goal(tmp_path, monkeypatch):
+    registry.registered()
+    monkeypatch.setitem(registry.REGISTRY, "open-goal",
+                        registry.Registered("open-goal", "tests.support.open_target:OpenGoalTarget", "tests"))
+    path = tmp_path / "open-goal.toml"
+    path.write_text(OPEN_CONTRACT, encoding="utf-8")
+    return load_contract(path)
+
+
+def _with(ev: Evidence, oid: str, verdict: Verdict, rank: int) -> Evidence:
+    return replace(ev, results=tuple(_result(r.id, verdict, rank) if r.id == oid else r for r in ev.results))
+
+
+@pytest.mark.parametrize("oid", ["value-bound", "coverage", "in-range"])
+@pytest.mark.parametrize("verdict", [Verdict.REFUTED, Verdict.ERROR])
+def test_a_goal_or_progress_declaration_never_lets_a_refuted_or_error_obligation_count(open_goal, oid, verdict):
+    honest_ev = check_payload(open_goal, None, {"x": "1/2"}).evidence
+    assert evidence_problems(open_goal, honest_ev) == ()  # value-bound UNKNOWN (short of the goal), coverage open
+    ev = _with(honest_ev, oid, verdict, 1)
+    assert any(str(verdict) in p or verdict.value in p for p in evidence_problems(open_goal, ev)), oid
+    assert decide(open_goal, None, ev).label is Label.ERROR
+
+
+def test_a_goal_never_lets_an_unknown_bound_obligation_count_without_its_certified_value(open_goal):
+    ev = replace(check_payload(open_goal, None, {"x": "1/2"}).evidence, bounds={})
+    assert evidence_problems(open_goal, ev) == ()  # nothing certified: nothing to count, no problem either
+    from mathloop.domain import Scores
+
+    seed = Scores.of(check_payload(open_goal, None, {"x": "1/10"}).evidence)
+    assert decide(open_goal, seed, ev).commits is False  # against a head, an uncertified bound is no progress
+
+
+class EverythingOpen(OpenGoalTarget):
+    """A plug-in that declares every obligation of every contract open (goal and progress measure)."""
+
+    name = "everything-open"
+
+    @classmethod
+    def open_by_design(cls, contract) -> OpenByDesign:
+        every = frozenset(o.id for o in contract.obligations) | {"value-bound", "in-range", "blocks", "kappa-bound"}
+        return OpenByDesign(goals=every, progress=every)
+
+
+class Raises(OpenGoalTarget):
+    name = "raises-open"
+
+    @classmethod
+    def open_by_design(cls, contract):
+        raise RuntimeError("no")
+
+
+class NotADeclaration(OpenGoalTarget):
+    name = "not-a-declaration"
+
+    @classmethod
+    def open_by_design(cls, contract):
+        return {"goals": {"value-bound"}, "progress": {"coverage", "in-range"}}
+
+
+def _register(monkeypatch, key, cls):
+    registry.registered()
+    monkeypatch.setitem(registry.REGISTRY, key, registry.Registered(key, f"{__name__}:{cls}", "tests"))
+
+
+def test_a_plugin_declaring_everything_open_changes_nothing_for_shipped_contracts_or_other_targets(
+        monkeypatch, toy_contract):
+    shipped = [load_contract(n) for n in ("levinson-conrey", "critical-line-zeros", "sidon-autocorrelation")]
+    before = {c.name: declared_open(c) for c in [*shipped, toy_contract]}
+    _register(monkeypatch, "everything-open", "EverythingOpen")
+    registry.target_class("everything-open")  # the plug-in's module and class are loaded
+    assert {c.name: declared_open(c) for c in [*shipped, toy_contract]} == before
+    assert declared_open(toy_contract) == OpenByDesign(goals=frozenset(), progress=frozenset())
+
+
+def test_a_plugin_cannot_take_a_shipped_key_to_apply_its_declaration(monkeypatch):
+    lc = load_contract("levinson-conrey")
+    before = declared_open(lc)
+    monkeypatch.setitem(registry.REGISTRY, "levinson-conrey",
+                        registry.Registered("levinson-conrey", f"{__name__}:EverythingOpen", "evil"))
+    assert declared_open(lc) == OpenByDesign()  # the key is refused for both: the strict rule, never the impostor's
+    assert declared_open(lc) != before or before == OpenByDesign()
+
+
+def test_everything_open_still_refuses_refuted_upstream(monkeypatch, tmp_path):
+    _register(monkeypatch, "everything-open", "EverythingOpen")
+    path = tmp_path / "e.toml"
+    path.write_text(OPEN_CONTRACT.replace('"open-goal"', '"everything-open"'), encoding="utf-8")
+    c = load_contract(path)
+    ev = check_payload(c, None, {"x": "1/2"}).evidence
+    assert evidence_problems(c, _with(ev, "in-range", Verdict.UNKNOWN, 1)) == ()  # its own lineage: its own choice
+    assert evidence_problems(c, _with(ev, "in-range", Verdict.REFUTED, 1))
+
+
+@pytest.mark.parametrize("cls", ["Raises", "NotADeclaration"])
+def test_a_declaration_that_raises_or_is_not_an_open_by_design_gives_the_strict_rule(monkeypatch, tmp_path, cls):
+    key = {"Raises": "raises-open", "NotADeclaration": "not-a-declaration"}[cls]
+    _register(monkeypatch, key, cls)
+    path = tmp_path / "k.toml"
+    path.write_text(OPEN_CONTRACT.replace('"open-goal"', f'"{key}"'), encoding="utf-8")
+    c = load_contract(path)
+    assert declared_open(c) == OpenByDesign()
+    ev = check_payload(c, None, {"x": "1/2"}).evidence  # value-bound UNKNOWN, coverage UNKNOWN
+    assert evidence_problems(c, ev) and decide(c, None, ev).label is Label.ERROR
+
+
+# -- 7. proposers cannot write the loop's meta keys; --recheck outside [0, 1] is refused ---------------------------
+class Spoofer(Proposer):
+    """Proposes GOOD once with every loop-only meta key set, pointing at the head."""
+
+    name = "spoofer"
+
+    def __init__(self) -> None:
+        self.done = False
+
+    def propose(self, ctx):
+        if self.done:
+            return []
+        self.done = True
+        meta = {k: ctx.head.hash if hasattr(ctx.head, "hash") else "x" * 64 for k in LOOP_KEYS}
+        return [Proposal(GOOD, self.name, {**meta, "repeat_of": "0" * 64, "note": "kept"}),
+                Proposal({"x": "bad"}, self.name, dict(meta), malformed="x: not a rational")]
+
+
+def test_a_proposer_cannot_spoof_checked_by_recheck_of_or_a_failed_recheck(toy_contract, repo):
+    repo.ensure_contract(toy_contract)
+    sid = repo.start_session(toy_contract.sha256, "spoofer", 0, {})
+    with Checker(toy_contract, target=build_target(toy_contract), runner=InProcessRunner()) as checker:
+        summary = Session(toy_contract, repo, checker, sid).run(Spoofer(), SessionLimits(4, samples=2))
+    repo.end_session(sid, summary.outcome)
+    rows = [r for r in repo.candidates(toy_contract.sha256) if r.proposer == "spoofer"]
+    assert len(rows) == 2 and any(r.commit_hash for r in rows)  # checked (not taken as a repeat) and committed
+    for r in rows:  # the loop writes checked_by itself ("session": its own check); nothing the proposer wrote
+        assert not set(r.meta) & ({*LOOP_KEYS, "repeat_of"} - {"checked_by"}), r.meta
+        assert r.meta.get("checked_by", "session") == "session", r.meta
+    assert next(r for r in rows if r.commit_hash).meta == {"note": "kept", "checked_by": "session"}
+    assert failed_rechecks(repo.engine, toy_contract.sha256) == []
+    assert audit(toy_contract, repo, None)[0] == []
+    _session(toy_contract, repo, None, [{"x": "3/4"}])  # the lineage is not refused
+
+
+@pytest.mark.parametrize("value", ["nan", "-0.1", "1.5", "inf", "-inf", "1e-400x"])
+def test_recheck_outside_zero_one_is_refused_with_exit_2_before_anything_is_written(tmp_path, toy_contract, value):
+    db = tmp_path / "never.db"
+    result = invoke("run", "--contract", str(toy_contract.path), "--db", str(db), "--budget", "1", "--no-lean",
+                    "--no-progress", "--recheck", value)
+    assert result.exit_code == 2, result.output
+    assert "--recheck" in result.output and not db.exists()
+
+
+def test_the_checker_refuses_a_recheck_share_outside_zero_one(toy_contract):
+    for bad in (float("nan"), -0.0001, 1.0001, float("inf")):
+        with pytest.raises(ValueError, match="--recheck"):
+            Checker(toy_contract, runner=InProcessRunner(), recheck=bad)
