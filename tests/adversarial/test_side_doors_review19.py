@@ -674,3 +674,14 @@ def test_mathloop_run_survives_a_real_worker_sending_a_zero_denominator(tmp_path
     finally:
         stop()
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stdout[-2000:] + proc.stderr[-2000:]
+
+
+@pytest.mark.xfail(strict=True, reason="HOLE: env/reference.store_reference (Environment's `reference=StoreCommit(db, "
+                   "commit)`) never reads store/rechecks.failed_rechecks: a commit that failed its quarantine re-check "
+                   "(forged bound 35/100 for x = 3/10) is accepted as the reference that rewards are scored against; "
+                   "`run` refuses to extend that lineage, the reward environment does not")
+def test_a_commit_that_failed_its_recheck_is_refused_as_a_reward_reference(toy_contract, repo, failed_recheck_store):
+    from mathloop.env.reference import ReferenceError, StoreCommit, reference_state
+
+    with pytest.raises(ReferenceError, match="re-check"):
+        reference_state(toy_contract, StoreCommit(str(repo.engine.url.database), failed_recheck_store), check=None)
