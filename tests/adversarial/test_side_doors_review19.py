@@ -685,3 +685,43 @@ def test_a_commit_that_failed_its_recheck_is_refused_as_a_reward_reference(toy_c
 
     with pytest.raises(ReferenceError, match="re-check"):
         reference_state(toy_contract, StoreCommit(str(repo.engine.url.database), failed_recheck_store), check=None)
+
+
+# -- 13. a plug-in's `ceiling_of` reaches a shipped target's gate -----------------------------------------------------
+class FirstCeiling(OpenGoalTarget):
+    """A plug-in that declares itself a ceiling of the shipped pair-correlation-rh; its key sorts before the shipped
+    ceiling's."""
+
+    name = "aaa-ceiling"
+    ceiling_of = ("pair-correlation-rh", "proportion", "value")
+
+
+@pytest.fixture
+def first_ceiling(monkeypatch):
+    from mathloop.check import bracket
+
+    _register(monkeypatch, "aaa-ceiling", "FirstCeiling")
+    bracket.pairs.cache_clear()
+    bracket._partner_contract.cache_clear()
+    yield
+    bracket.pairs.cache_clear()
+    bracket._partner_contract.cache_clear()
+
+
+@pytest.mark.xfail(strict=True, reason="HOLE: check/bracket.pairs() takes `ceiling_of` from every registered class and "
+                   "pair_of() returns the first pair in key order: a plug-in that declares itself a ceiling of the shipped "
+                   "pair-correlation-rh under a key sorting before 'pair-correlation-rh-ceiling' replaces the shipped "
+                   "ceiling as that lineage's bracket partner, so the shipped primal's gate limits (loop, check, audit, "
+                   "Environment) and the bracket shown by status/web come from the plug-in's lineage, and the shipped "
+                   "ceiling's guard is off")
+def test_a_plugin_cannot_replace_a_shipped_targets_bracket_partner(first_ceiling):
+    from mathloop.check.bracket import pair_of
+
+    rh = load_contract("pair-correlation-rh")
+    assert pair_of(rh)[2] == "pair-correlation-rh-ceiling"
+
+
+def test_without_plugins_the_shipped_primal_is_bracketed_by_the_shipped_ceiling():
+    from mathloop.check.bracket import pair_of
+
+    assert pair_of(load_contract("pair-correlation-rh"))[2] == "pair-correlation-rh-ceiling"
