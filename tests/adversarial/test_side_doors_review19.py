@@ -152,39 +152,35 @@ def _store(contract, repo):
     return [r for r in repo.candidates(contract.sha256) if r.evidence is not None]
 
 
+def _edit_bound(repo, candidate_id: int, value: str) -> None:
+    """Set the stored evidence's bound `value` of memory row `candidate_id` with SQLite, as an attacker would."""
+    import sqlite3
+
+    con = sqlite3.connect(repo.engine.url.database)
+    [(text,)] = con.execute("select evidence from candidates where id = ?", (candidate_id,)).fetchall()
+    ev = json.loads(text)
+    ev["bounds"]["value"] = value
+    con.execute("update candidates set evidence = ? where id = ?", (json.dumps(ev), candidate_id))
+    con.commit()
+    con.close()
+
+
 @pytest.mark.xfail(strict=True, reason="HOLE: Repository._candidate_record decodes evidence with Evidence.from_json "
                    "(Fraction(v) per bound); a committed row edited to bound '1/0' raises ZeroDivisionError, which "
                    "_audit_one's `except (ValueError, KeyError, TypeError)` around repo.candidate does not catch: "
                    "`audit` ends in a traceback instead of naming the edited row")
 def test_audit_names_a_committed_row_edited_to_a_zero_denominator(toy_contract, repo):
-    import sqlite3
-
     root = _store(toy_contract, repo)[0]
-    db = repo.engine.url.database
-    con = sqlite3.connect(db)
-    [(text,)] = con.execute("select evidence from candidates where id = ?", (root.id,)).fetchall()
-    ev = json.loads(text)
-    ev["bounds"]["value"] = "1/0"
-    con.execute("update candidates set evidence = ? where id = ?", (json.dumps(ev), root.id))
-    con.commit()
-    con.close()
+    _edit_bound(repo, root.id, "1/0")
     findings, _ = audit(toy_contract, repo, None)
     assert any(f.table == "candidates" and f.row == root.id for f in findings), findings
 
 
 def test_audit_names_a_memory_row_edited_to_a_zero_denominator(toy_contract, repo):
     # the counterpart that holds: an uncommitted row's edit is found by its row hash (no decode on that path)
-    import sqlite3
-
     last = _store(toy_contract, repo)[-1]
     assert last.commit_hash is None
-    con = sqlite3.connect(repo.engine.url.database)
-    [(text,)] = con.execute("select evidence from candidates where id = ?", (last.id,)).fetchall()
-    ev = json.loads(text)
-    ev["bounds"]["value"] = "1/0"
-    con.execute("update candidates set evidence = ? where id = ?", (json.dumps(ev), last.id))
-    con.commit()
-    con.close()
+    _edit_bound(repo, last.id, "1/0")
     findings, _ = audit(toy_contract, repo, None)
     assert [(f.table, f.row, f.field) for f in findings] == [("candidates", last.id, "evidence")]
 
@@ -316,12 +312,9 @@ def test_hand_built_evidence_that_breaks_a_rule_is_an_error_never_a_commit(toy_c
 # -- 6. goals and open-by-design declarations -----------------------------------------------------------------------
 @pytest.fixture
 def open_goal(tmp_path, monkeypatch):
-    registry.registered()
-    monkeypatch.setitem(registry.REGISTRY, "open-goal",
-                        registry.Registered("open-goal", "tests.support.open_target:OpenGoalTarget", "tests"))
-    path = tmp_path / "open-goal.toml"
-    path.write_text(OPEN_CONTRACT, encoding="utf-8")
-    return load_contract(path)
+    from tests.unit.test_gate_open_by_design import _contract
+
+    return _contract(tmp_path, monkeypatch, "open-goal", "OpenGoalTarget", OPEN_CONTRACT)
 
 
 def _with(ev: Evidence, oid: str, verdict: Verdict, rank: int) -> Evidence:
@@ -619,23 +612,20 @@ def test_a_worker_error_is_rechecked_by_the_session(toy_contract, repo):
 def _lying_cluster(lie: str):
     """Return (address, stop) of a scheduler on loopback whose one worker runs tests/support/lying_dask_worker.py."""
     import os
-    import socket
     import subprocess
     import sys
-    import time
 
     from tests.integration.cli import ROOT
+    from tests.integration.test_hostile_dask import _free_port, _wait_for_worker
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = _free_port()
     env = {**os.environ, "MATHLOOP_LIE": lie, "PYTHONPATH": str(ROOT)}
     quiet = dict(env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     procs = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port",
                                str(port), "--no-dashboard"], **quiet)]
 
     def stop() -> None:
-        for p in reversed(procs):
+        for p in reversed(procs):  # only the processes started here, by their own process groups
             try:
                 os.killpg(p.pid, 9)
             except ProcessLookupError:
@@ -646,13 +636,7 @@ def _lying_cluster(lie: str):
         procs.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", f"tcp://127.0.0.1:{port}",
                                        "--nworkers", "1", "--nthreads", "1", "--no-dashboard", "--preload",
                                        str(ROOT / "tests/support/lying_dask_worker.py")], **quiet))
-        from distributed import Client
-
-        deadline = time.monotonic() + 40
-        with Client(f"tcp://127.0.0.1:{port}", timeout=20, set_as_default=False) as c:
-            while not c.scheduler_info().get("workers") and time.monotonic() < deadline:
-                time.sleep(0.2)
-            assert c.scheduler_info().get("workers"), "the lying worker never joined"
+        _wait_for_worker(port)
     except BaseException:
         stop()
         raise
