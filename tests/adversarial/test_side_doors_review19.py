@@ -384,11 +384,9 @@ def test_a_plugin_declaring_everything_open_changes_nothing_for_shipped_contract
 
 def test_a_plugin_cannot_take_a_shipped_key_to_apply_its_declaration(monkeypatch):
     lc = load_contract("levinson-conrey")
-    before = declared_open(lc)
     monkeypatch.setitem(registry.REGISTRY, "levinson-conrey",
                         registry.Registered("levinson-conrey", f"{__name__}:EverythingOpen", "evil"))
     assert declared_open(lc) == OpenByDesign()  # the key is refused for both: the strict rule, never the impostor's
-    assert declared_open(lc) != before or before == OpenByDesign()
 
 
 def test_everything_open_still_refuses_refuted_upstream(monkeypatch, tmp_path):
