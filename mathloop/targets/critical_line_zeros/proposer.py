@@ -19,6 +19,7 @@ import numpy as np
 from mathloop.domain import payload_sha
 from mathloop.propose.base import Context, Proposal, Proposer
 from mathloop.targets.critical_line_zeros.certificate import TAIL, Prefix
+from mathloop.targets.critical_line_zeros.gc_pause import gc_paused
 from mathloop.targets.critical_line_zeros.sampling import build_piece
 
 MAX_BOOST = 3
@@ -53,8 +54,6 @@ class LocalProposer(Proposer):
 
     def chunks_from(self, p: int, count: int, boost: int = 0) -> list[dict[str, Any]]:
         """Return up to `count` consecutive chunk payloads starting at the good Gram point g_p."""
-        from mathloop.targets.critical_line_zeros.target import gc_paused
-
         nominal = self._nominal(p, count)
         with gc_paused():
             return self._ranges_from(p, nominal, boost) if self.ranges else self._pieces_from(p, nominal, boost)

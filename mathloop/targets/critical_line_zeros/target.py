@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import gc
-from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Sequence
@@ -16,6 +14,7 @@ from mathloop.domain import Direction, Evidence, Kind, Trust, Verdict, decimal_s
 from mathloop.targets.base import ChainCheck, CheckerCrash, Malformed, Target
 from mathloop.targets.evidence import Outcome, assemble
 from mathloop.targets.critical_line_zeros.certificate import CERTIFICATE_FORMAT, Chunk, Prefix, Recipe, parse_chunk, parse_prefix
+from mathloop.targets.critical_line_zeros.gc_pause import gc_paused
 from mathloop.targets.critical_line_zeros.gram import expected_sign, gram_decimal, gram_floor
 from mathloop.targets.critical_line_zeros.hardy_z import FAST_PREC, arb_of, definite, theta
 from mathloop.targets.critical_line_zeros.turing import Closure, close, s_bound_holds
@@ -264,20 +263,6 @@ class CriticalLineZeros(Target):
         if o.checker in ("height", "count") and state.get("height"):
             return f"height T = {float(Fraction(state['height'])):.9f}, N(T) = {state['count']}"
         return None
-
-
-@contextmanager
-def gc_paused():
-    """Pause Python's cyclic garbage collector for one check: a chunk of 10^4-10^5 blocks allocates
-    millions of small acyclic objects, and the collector's full passes over them took 30-50 % of a
-    check's CPU (measured at t ~ 10^6 and 10^7). Reference counting still frees everything."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def _full_state(pre: Prefix, closure: Closure | None, height: Fraction | None) -> dict[str, Any]:
