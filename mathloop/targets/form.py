@@ -51,6 +51,7 @@ class Decimal:
 
     `positive`: a value in (0, 10): zero and negatives are off the schema (written without a lookahead, which
     llama.cpp's grammar converter cannot read); int_digits is then 1 and up to 2·places − 1 places are allowed.
+    `unit`: a value in [0, 1] ("0", "0.25", "1", "1.000"); int_digits, signed and positive are then ignored.
     """
 
     int_digits: int = 2
@@ -58,10 +59,13 @@ class Decimal:
     positive: bool = False
     signed: bool = True  # False: no minus sign (values >= 0)
     ratio_digits: int = 0  # with `positive`: also "p/q" with 1..ratio_digits digits each, no leading zero
+    unit: bool = False
 
     @property
     def pattern(self) -> str:
         i, p = self.int_digits, self.places
+        if self.unit:
+            return f"^(0([.][0-9]{{1,{p}}})?|1([.]0{{1,{p}}})?)$"
         if self.positive:  # one integer digit: 1-9 with places, or 0.0...0d... with a non-zero digit
             d = self.ratio_digits
             ratio = f"|[1-9][0-9]{{0,{d - 1}}}/[1-9][0-9]{{0,{d - 1}}}" if d else ""
@@ -69,6 +73,8 @@ class Decimal:
         return f"^{'-?' if self.signed else ''}[0-9]{{1,{i}}}([.][0-9]{{1,{p}}})?$"
 
     def schema(self) -> dict[str, Any]:
+        if self.unit:
+            return {"type": "string", "pattern": self.pattern, "maxLength": self.places + 2}
         return {"type": "string", "pattern": self.pattern,
                 "maxLength": max(self.int_digits + 2 * self.places + 1, 2 * self.ratio_digits + 1)}
 
@@ -77,6 +83,9 @@ class Decimal:
         if not isinstance(value, str):
             raise Malformed(f"{field}: must be a decimal string, got {type(value).__name__}")
         if not re.fullmatch(self.pattern, value):
+            if self.unit:
+                raise Malformed(f"{field}: must be a decimal in [0, 1] with at most {self.places} places "
+                                f"(e.g. \"0.25\"), got {value[:24]!r}")
             sign = "a positive" if self.positive else "a" if self.signed else "a non-negative"
             raise Malformed(f"{field}: must be {sign} decimal with at most {self.int_digits} integer digits and "
                             f"{self.places} places (e.g. \"0.25\"), got {value[:24]!r}")
