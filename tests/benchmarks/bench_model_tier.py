@@ -27,6 +27,7 @@ import argparse
 import hashlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -200,6 +201,7 @@ def main() -> None:
                     help="override a target's gap reference")
     args = ap.parse_args()
     args.reference = dict(x.split("=", 1) for x in args.reference)
+    signal.signal(signal.SIGTERM, _terminate)  # `timeout` and kill end the run through the servers' `finally`
     env = dict(os.environ, COLUMNS="200")
     env.pop("MATHLOOP_DB", None)
     targets = [t for t in args.targets.split(",") if t]
@@ -228,6 +230,10 @@ def main() -> None:
     print(HEADER)
     for r in results:
         print(row(r))
+
+
+def _terminate(signum, frame) -> None:
+    raise SystemExit(f"terminated by signal {signum}")
 
 
 def _emit(rows: list[dict], args) -> None:

@@ -74,3 +74,24 @@ def test_a_form_with_the_payloads_own_keys_judges_every_reply():
             assert str(e).startswith("reply off the form (sidon positive heights): heights[0]:")
         else:
             raise AssertionError(f"{bad} accepted")
+
+
+def test_with_a_form_the_prompt_summarises_obligations_and_limits_and_asks_for_decimals():
+    with FakeChatServer([good({"S": ["0"], "T": ["0.5"], "R": "1.25"})]) as srv:
+        _proposer(srv).propose(_ctx())
+    system, user = srv.requests[0]["body"]["messages"][0]["content"], srv.user_prompt(0)
+    assert "no fractions" in system and '"13/10"' not in system  # the form's patterns take decimals only
+    assert "holds by construction in the form above" in user
+    assert "max_numerator" not in user and "q-symmetric" not in user  # the contract's limits and side conditions
+    assert len(user) < 2500
+
+
+def test_without_a_form_the_prompt_lists_obligations_and_limits():
+    from mathloop.propose.prompt import build_messages
+
+    contract = load_contract("pair-correlation")  # the identity form
+    head = Head("c" * 64, 0, dict(contract.seed), {}, {})
+    ctx = Context(contract, head, tuple(o.id for o in contract.obligations), (), frozenset(), 0, 1)
+    system, user = (m["content"] for m in build_messages(ctx, {"type": "object"}, rejections=0, form=None))
+    assert '"13/10"' in system and "holds by construction" not in user
+    assert all(f"- {o.id}:" in user for o in contract.obligations)
