@@ -163,6 +163,8 @@ def figures(target: str, proposer: str, model: str | None, records: list[dict], 
         "improved_seed": sign * (best - seed) > 0,
         "malformed": labels.get("malformed", 0), "repeats": sum(1 for r in cands if "repeat_of" in r["meta"]),
         "repeats_checked": rep_checked, "labels": dict(sorted(labels.items())),
+        "malformed_reasons": dict(Counter(str((r["reasons"] or ["?"])[0])[:60] for r in cands
+                                          if r["label"] == "malformed").most_common(5)),
         "tokens_per_candidate": round(tokens / n, 1) if n else None,
         "completion_tokens_per_candidate": round(out_tokens / n, 1) if n else None,
         "seconds": round(seconds, 1), "seconds_per_candidate": round(seconds / n, 2) if n else None,
