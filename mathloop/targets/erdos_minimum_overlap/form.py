@@ -17,9 +17,9 @@ from typing import Any, Callable, Mapping
 from mathloop.targets.base import Malformed
 from mathloop.targets.form import Decimal, DecimalList, ProposalForm, exact, object_schema
 from mathloop.targets.payload import exact_keys
+from mathloop.targets.sidon_autocorrelation.form import MAX_STEPS_IN_REPLY  # longer heads have no form view
 
 VALUE = Decimal(places=6, unit=True)
-MAX_STEPS_IN_REPLY = 64  # what a model can write in one reply; longer heads have no form view
 HALF = Fraction(1, 2)
 EXPLANATION = ("Reply with the values f_1..f_n of n equal steps on [-1, 1] (n = 1 to {n}), each a decimal in [0, 1]; "
                "g = 1 - f. The integral of f must be 1, i.e. the mean of the values 1/2: if the mean m of your "
