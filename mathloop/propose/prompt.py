@@ -112,9 +112,9 @@ def history_text(rejections: tuple[Rejection, ...], form: Any) -> str:
     return "\n".join(lines)
 
 
-# The payload grammar's spelling; a form's schema has its own patterns (decimals), which the schema shows.
+# The payload grammar's spelling; a form's schema has its own patterns (mostly decimals only), which the schema shows.
 _NUMBERS = 'Write every number as a string holding an exact rational, e.g. "13/10", "-2" or "1.3".'
-_FORM_NUMBERS = "Write every value exactly as the schema's pattern allows (e.g. decimals such as \"0.25\", no fractions)."
+_FORM_NUMBERS = "Write every value as a string exactly as the schema's pattern allows (e.g. \"0.25\")."
 # With a form the side conditions and limits hold by construction: the prompt names what is left (about 600 tokens
 # fewer, which is most of the prompt-evaluation time of a small model on a CPU).
 _FORM_OBLIGATIONS = ("Every side condition and limit holds by construction in the form above; what is left is the "
