@@ -7,7 +7,7 @@ each target, one `mathloop run` session from the seed on a fresh store, then per
     gap           share of the seed → reference gap closed by the best certified bound (oriented; 1 = reference)
     malformed     replies that were not a candidate of the form/schema
     repeats       exact repeats of stored candidates (recorded, never checked); `rep->chk` counts checked
-                  candidates whose payload had been checked before in the session (must be 0)
+                  candidates whose canonical state had been checked before in the session (must be 0)
     tok/cand      prompt + completion tokens per candidate (as the server reports); `out/cand` completion only
     s/cand        wall-clock seconds per candidate (server on the same 2 cores)
 
@@ -148,8 +148,8 @@ def figures(target: str, proposer: str, model: str | None, records: list[dict], 
     gap = float((best - seed) / (ref - seed)) if ref is not None and ref != seed else None
     checked_shas, rep_checked = set(), 0
     for r in records:
-        if r["evidence"]:
-            sha = json.dumps(r["payload"], sort_keys=True)
+        if r["evidence"]:  # the checked state is canonical: "6374/10000" and "3187/5000" are one candidate
+            sha = json.dumps(r["evidence"].get("state", r["payload"]), sort_keys=True)
             rep_checked += sha in checked_shas
             checked_shas.add(sha)
     tokens = sum(int(r["meta"].get("prompt_tokens") or 0) + int(r["meta"].get("completion_tokens") or 0) for r in cands)
