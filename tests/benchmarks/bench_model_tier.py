@@ -159,7 +159,7 @@ def figures(target: str, proposer: str, model: str | None, records: list[dict], 
         "commits": sum(1 for r in cands if r["commit"]), "commits_per_100": round(100 * sum(
             1 for r in cands if r["commit"]) / n, 1) if n else None,
         "bound": bound, "seed": str(seed_exact), "best": status["head"]["bounds"][bound], "best_exact": best_exact,
-        "reference": str(ref) if ref is not None else None, "gap_closed": round(gap, 4) if gap is not None else None,
+        "reference": str(ref) if ref is not None else None, "gap_closed": round(gap, 6) if gap is not None else None,
         "improved_seed": sign * (best - seed) > 0,
         "malformed": labels.get("malformed", 0), "repeats": sum(1 for r in cands if "repeat_of" in r["meta"]),
         "repeats_checked": rep_checked, "labels": dict(sorted(labels.items())),
@@ -173,7 +173,7 @@ def figures(target: str, proposer: str, model: str | None, records: list[dict], 
 
 
 def row(r: dict) -> str:
-    gap = "-" if r["gap_closed"] is None else f"{100 * r['gap_closed']:.1f}%"
+    gap = "-" if r["gap_closed"] is None else f"{100 * r['gap_closed']:.2f}%"
     return (f"{r['model']:<20} {r['proposer']:<13} {r['target']:<22} {r['candidates']:>4} {r['commits_per_100']:>9} "
             f"{r['best']:>16} {gap:>7} {r['malformed']:>4} {r['repeats']:>4} {r['repeats_checked']:>7} "
             f"{r['tokens_per_candidate'] or '-':>8} {r['completion_tokens_per_candidate'] or '-':>8} "
