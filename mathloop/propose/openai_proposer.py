@@ -292,6 +292,10 @@ class OpenAIProposer:
             return Proposal(payload, self.name, meta, malformed=str(e))
         if by_form:
             meta["form"], meta["model_reply"] = self.reader.form.name, payload  # the stored payload: the full candidate
+            # the root is stored in the contract's spelling of the seed: a copy of it is then the repeat it is
+            seed = getattr(ctx.contract, "seed", None)
+            if isinstance(seed, Mapping):
+                mapped = self.reader.spelled_as_stored(mapped, dict(seed))
         payload = mapped
         model_payload = payload
         if self.polish_seed is not None and ctx.deadline is not None and time.monotonic() >= ctx.deadline:

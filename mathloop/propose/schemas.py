@@ -37,6 +37,7 @@ class ReplyReader:
     """
 
     def __init__(self, contract: Any, target: Any) -> None:
+        self.target = target
         form = proposal_form(target)
         self.form = None if form is None or form.identity else form
         self.schema = dict(form.schema) if form is not None else candidate_schema(contract, target)
@@ -47,6 +48,18 @@ class ReplyReader:
     def is_full_payload(self, reply: Any) -> bool:
         """Return whether a reply has exactly the full payload's keys (and the form has other keys)."""
         return isinstance(reply, dict) and self.full_keys is not None and set(reply) == self.full_keys
+
+    def spelled_as_stored(self, payload: Any, stored: Any) -> Any:
+        """Return `stored` when it is the same candidate as `payload` (equal once parsed), else `payload`.
+
+        A form maps replies to canonical spellings, while the root keeps its contract's spelling of the seed
+        ("6374/10000" for 3187/5000): with the seed as `stored`, a copy of it is recognised as the repeat it is
+        (measured: a 1.5B model's copy of the pair-correlation-rh seed was checked again before this).
+        """
+        try:
+            return stored if self.target.parse(payload) == self.target.parse(stored) else payload
+        except (ValueError, ArithmeticError, TypeError):  # Malformed is a ValueError: nothing to compare
+            return payload
 
     def payload(self, reply: Any) -> tuple[Any, bool]:
         """Return (payload, whether the form mapped it). Raises ValueError("reply off the form (NAME): why")."""

@@ -51,6 +51,8 @@ class Decimal:
 
     `positive`: a value in (0, 10): zero and negatives are off the schema (written without a lookahead, which
     llama.cpp's grammar converter cannot read); int_digits is then 1 and up to 2·places − 1 places are allowed.
+    `unit`: a value in [0, 1] ("0", "0.25", "1", "1.000"); int_digits, signed and positive are then ignored.
+    `max_lead`: with one integer digit, the largest it may be (0: |x| < 1; with `positive`, 1: x in (0, 2)).
     """
 
     int_digits: int = 2
@@ -58,17 +60,25 @@ class Decimal:
     positive: bool = False
     signed: bool = True  # False: no minus sign (values >= 0)
     ratio_digits: int = 0  # with `positive`: also "p/q" with 1..ratio_digits digits each, no leading zero
+    unit: bool = False
+    max_lead: int = 9
 
     @property
     def pattern(self) -> str:
         i, p = self.int_digits, self.places
+        if self.unit:
+            return f"^(0([.][0-9]{{1,{p}}})?|1([.]0{{1,{p}}})?)$"
         if self.positive:  # one integer digit: 1-9 with places, or 0.0...0d... with a non-zero digit
             d = self.ratio_digits
             ratio = f"|[1-9][0-9]{{0,{d - 1}}}/[1-9][0-9]{{0,{d - 1}}}" if d else ""
-            return f"^([1-9]([.][0-9]{{1,{2 * p - 1}}})?|0[.]0{{0,{p - 1}}}[1-9][0-9]{{0,{p - 1}}}{ratio})$"
-        return f"^{'-?' if self.signed else ''}[0-9]{{1,{i}}}([.][0-9]{{1,{p}}})?$"
+            lead = f"{_digit_class(1, self.max_lead)}([.][0-9]{{1,{2 * p - 1}}})?|" if self.max_lead >= 1 else ""
+            return f"^({lead}0[.]0{{0,{p - 1}}}[1-9][0-9]{{0,{p - 1}}}{ratio})$"
+        whole = _digit_class(0, self.max_lead) if i == 1 and self.max_lead < 9 else f"[0-9]{{1,{i}}}"
+        return f"^{'-?' if self.signed else ''}{whole}([.][0-9]{{1,{p}}})?$"
 
     def schema(self) -> dict[str, Any]:
+        if self.unit:
+            return {"type": "string", "pattern": self.pattern, "maxLength": self.places + 2}
         return {"type": "string", "pattern": self.pattern,
                 "maxLength": max(self.int_digits + 2 * self.places + 1, 2 * self.ratio_digits + 1)}
 
@@ -77,9 +87,14 @@ class Decimal:
         if not isinstance(value, str):
             raise Malformed(f"{field}: must be a decimal string, got {type(value).__name__}")
         if not re.fullmatch(self.pattern, value):
+            if self.unit:
+                raise Malformed(f"{field}: must be a decimal in [0, 1] with at most {self.places} places "
+                                f"(e.g. \"0.25\"), got {value[:24]!r}")
             sign = "a positive" if self.positive else "a" if self.signed else "a non-negative"
-            raise Malformed(f"{field}: must be {sign} decimal with at most {self.int_digits} integer digits and "
-                            f"{self.places} places (e.g. \"0.25\"), got {value[:24]!r}")
+            whole = (f"absolute value below {self.max_lead + 1}" if self.int_digits == 1 and self.max_lead < 9
+                     else f"at most {self.int_digits} integer digits")
+            raise Malformed(f"{field}: must be {sign} decimal with {whole} and {self.places} places "
+                            f"(e.g. \"0.25\"), got {value[:24]!r}")
         q = Fraction(value)
         if self.positive and q <= 0:
             raise Malformed(f"{field}: must be > 0, got {value!r}")
@@ -93,6 +108,11 @@ class Decimal:
         whole, frac = divmod(scaled, 10**places)
         text = f"{whole}.{frac:0{places}d}".rstrip("0").rstrip(".")
         return sign + text if text != "0" else "0"
+
+
+def _digit_class(lo: int, hi: int) -> str:
+    """Return a regex matching one digit in lo..hi ("5" when lo == hi)."""
+    return str(lo) if lo == hi else f"[{lo}-{hi}]"
 
 
 @dataclass(frozen=True)

@@ -52,8 +52,8 @@ def test_the_levinson_mapping_is_exact_and_the_head_reads_back(reply):
 
 
 def test_the_largest_levinson_reply_stays_within_the_shipped_limits():
-    big = {"S": ["-99.999999", "99.999999"] * 5 + ["-99.999999"], "T": ["99.999999", "-99.999999"] * 3,
-           "R": "9.999999"}
+    big = {"S": ["-0.999999", "0.999999"] * 5 + ["-0.999999"], "T": ["0.999999", "-0.999999"] * 3,
+           "R": "1.99999999999"}
     LC.parse(FORM.to_payload(big))
 
 
@@ -66,6 +66,9 @@ def test_the_seed_is_s_zero_t_half():
     ({"S": ["0"], "T": ["0.5"], "R": "0"}, "R"),
     ({"S": ["0"], "T": ["0.5"], "R": "-1"}, "R"),
     ({"S": ["0"], "T": ["0.5"], "R": "12"}, "R"),
+    ({"S": ["0"], "T": ["0.5"], "R": "2.4"}, "R"),  # the form's R is in (0, 2)
+    ({"S": ["0"], "T": ["1.5"], "R": "1.3"}, "T[0]"),  # entries in (-1, 1)
+    ({"S": ["0"], "T": ["0.5", "-39"], "R": "1.3"}, "T[1]"),
     ({"S": [], "T": ["0.5"], "R": "1"}, "S"),
     ({"S": ["0"] * 12, "T": ["0.5"], "R": "1"}, "S"),
     ({"S": ["0"], "T": ["0.5"] * 7, "R": "1"}, "T"),
@@ -82,6 +85,8 @@ def test_levinson_replies_off_the_form_are_malformed_naming_the_field(reply, fie
 
 def test_a_head_without_the_form_has_no_form_view():
     assert FORM.from_payload({"P": ["1", "1"], "Q": ["1", "-1"], "R": "1"}) is None  # P(0) != 0
+    assert FORM.from_payload({"P": ["0", "1"], "Q": ["1", "-1"], "R": "23/8"}) is None  # R outside the form's (0, 2)
+    assert FORM.from_payload({"P": ["0", "1"], "Q": ["1", "-3"], "R": "1"}) is None  # T = [1.5]
     assert FORM.from_payload({"P": ["0", "1"], "Q": ["1", "-1", "1"], "R": "1"}) is None  # Q not symmetric
 
 

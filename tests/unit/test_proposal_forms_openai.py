@@ -24,11 +24,11 @@ def _proposer(srv, **kw):
 
 
 def test_a_form_reply_is_stored_as_the_full_exact_candidate_with_the_reply_in_meta():
-    reply = {"S": ["0.2", "-1.5"], "T": ["0.4", "0.05"], "R": "1.3"}
+    reply = {"S": ["0.2", "-0.5"], "T": ["0.4", "0.05"], "R": "1.3"}
     with FakeChatServer([good(reply)]) as srv:
         (p,) = _proposer(srv).propose(_ctx())
     assert p.malformed is None
-    assert p.payload == {"P": ["0", "6/5", "-17/10", "3/2"], "Q": ["1", "-11/10", "3/5", "-2/5"], "R": "13/10"}
+    assert p.payload == {"P": ["0", "6/5", "-7/10", "1/2"], "Q": ["1", "-11/10", "3/5", "-2/5"], "R": "13/10"}
     assert p.meta["model_reply"] == reply and p.meta["form"] == "levinson-conrey S/T/R"
     sent = srv.requests[0]["body"]
     schema = sent["response_format"]["json_schema"]["schema"]
@@ -50,7 +50,7 @@ def test_a_full_payload_reply_is_still_accepted_and_left_to_the_targets_parser()
 
 def test_the_prompt_shows_the_head_and_a_history_table_in_the_form_most_informative_first():
     rejections = (Rejection({"P": ["0", "1"]}, Label.MALFORMED, ("Q: missing",)),
-                  Rejection({"P": ["0", "1"], "Q": ["1", "-1"], "R": "23/8"}, Label.REGRESSION,
+                  Rejection({"P": ["0", "1"], "Q": ["1", "-1"], "R": "15/8"}, Label.REGRESSION,
                             ("kappa 0.2011 is below the head's 0.3868",)))
     with FakeChatServer([good({"S": ["0"], "T": ["0.5"], "R": "1.25"})]) as srv:
         _proposer(srv).propose(_ctx(rejections))
@@ -58,7 +58,7 @@ def test_the_prompt_shows_the_head_and_a_history_table_in_the_form_most_informat
     assert json.dumps({"R": "1.3", "S": ["0"], "T": ["0.5"]}, sort_keys=True) in user
     assert "P(x) = x + x(1-x)*S(x)" in user and "Edit the head above" in user
     lines = [line for line in user.splitlines() if line.startswith("- regression:") or line.startswith("- malformed:")]
-    assert lines[0].startswith('- regression: {"R": "2.875", "S": ["0"], "T": ["0.5"]} -> kappa 0.2011')
+    assert lines[0].startswith('- regression: {"R": "1.875", "S": ["0"], "T": ["0.5"]} -> kappa 0.2011')
     assert lines[1].startswith("- malformed:")
 
 
@@ -74,3 +74,24 @@ def test_a_form_with_the_payloads_own_keys_judges_every_reply():
             assert str(e).startswith("reply off the form (sidon positive heights): heights[0]:")
         else:
             raise AssertionError(f"{bad} accepted")
+
+
+def test_with_a_form_the_prompt_summarises_obligations_and_limits_and_asks_for_decimals():
+    with FakeChatServer([good({"S": ["0"], "T": ["0.5"], "R": "1.25"})]) as srv:
+        _proposer(srv).propose(_ctx())
+    system, user = srv.requests[0]["body"]["messages"][0]["content"], srv.user_prompt(0)
+    assert "as the schema's pattern allows" in system and '"13/10"' not in system  # S/T/R take decimals only
+    assert "holds by construction in the form above" in user
+    assert "max_numerator" not in user and "q-symmetric" not in user  # the contract's limits and side conditions
+    assert len(user) < 2500
+
+
+def test_without_a_form_the_prompt_lists_obligations_and_limits():
+    from mathloop.propose.prompt import build_messages
+
+    contract = load_contract("pair-correlation")  # the identity form
+    head = Head("c" * 64, 0, dict(contract.seed), {}, {})
+    ctx = Context(contract, head, tuple(o.id for o in contract.obligations), (), frozenset(), 0, 1)
+    system, user = (m["content"] for m in build_messages(ctx, {"type": "object"}, rejections=0, form=None))
+    assert '"13/10"' in system and "holds by construction" not in user
+    assert all(f"- {o.id}:" in user for o in contract.obligations)

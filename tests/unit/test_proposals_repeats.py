@@ -53,3 +53,23 @@ def test_a_session_against_a_fake_endpoint_sends_no_repeat_to_a_checker(toy_cont
     with DBSession(repo.engine) as s:
         rows = list(s.exec(select(CandidateRow).order_by(CandidateRow.id)))
     assert sum("repeat_of" in json.loads(r.proposer_meta) for r in rows) == 3
+
+
+def test_a_form_copy_of_a_seed_spelled_differently_in_the_contract_is_a_repeat_never_checked(repo):
+    from mathloop.check.checker import Checker
+    from mathloop.targets import load_contract
+
+    contract = load_contract("pair-correlation-rh")  # its seed spells 3187/5000 as "6374/10000"
+    target = build_target(contract)
+    copy = target.proposal_form().from_payload(dict(contract.seed))  # what a model sees and copies
+    assert target.proposal_form().to_payload(copy) != dict(contract.seed)  # the form's canonical spelling differs
+    with FakeChatServer([], default=good(copy)) as srv:
+        opts = OpenAIOptions(model="fake", base_url=srv.url, samples=1, concurrency=1, max_retries=0,
+                             request_timeout=5.0, max_consecutive_failures=1, repeat_retries=0)
+        prop = build_openai_proposer(contract, target, opts)
+        summary = Session(contract, repo, Checker(contract, target=target)).run(prop, SessionLimits(budget=1, samples=1))
+    assert summary.repeats == 1
+    with DBSession(repo.engine) as s:
+        rows = list(s.exec(select(CandidateRow).order_by(CandidateRow.id)))
+    assert len(rows) == 2 and rows[1].evidence is None and "repeat_of" in json.loads(rows[1].proposer_meta)
+    assert json.loads(rows[1].payload) == json.loads(rows[0].payload)  # stored in the head's own spelling

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, ClassVar, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Mapping
 
 from mathloop.contract.rules import Required
 from mathloop.domain import Direction, Evidence, Kind, Trust, fraction_str
@@ -11,6 +11,9 @@ from mathloop.propose.base import Proposer
 from mathloop.targets.erdos_minimum_overlap.value import overlap_value
 from mathloop.targets.sidon_autocorrelation.heights import Steps, sign_failure
 from mathloop.targets.sidon_autocorrelation.step_target import INPUT, StepFunctionTarget
+
+if TYPE_CHECKING:
+    from mathloop.targets.form import ProposalForm
 
 
 def overlap_failure(steps: Steps) -> str | None:
@@ -52,6 +55,12 @@ class ErdosMinimumOverlap(StepFunctionTarget):
     def admissibility(self, steps: Steps) -> str | None:
         """Return why the normalised step function is not admissible (0 <= f <= 1), or None."""
         return overlap_failure(steps)
+
+    def proposal_form(self) -> "ProposalForm":
+        """Return the values-in-[0, 1] form (moved to mean 1/2: 0 <= f <= 1, ∫f = 1 for every reply; see form.py)."""
+        from mathloop.targets.erdos_minimum_overlap.form import OverlapForm
+
+        return OverlapForm(self.limits.max_steps, self.parse).form()
 
     def evaluate(self, steps: Steps) -> tuple[Fraction, dict[str, Any]]:
         """Return the exact overlap and {n, denominator, total, peak, shift} (integers as strings)."""

@@ -4,8 +4,12 @@ A reply {"S": [...], "T": [...], "R": "..."} of decimals means
     P(x) = x + x(1 − x)·S(x),                     S(x) = Σ_k S[k] x^k,
     Q(x) = 1 − Σ_k T[k] + Σ_k T[k]·(1 − 2x)^(2k+1),
 so P(0) = 0, P(1) = 1, Q(0) = 1 and Q(x) + Q(1 − x) = 2 − 2·Σ T[k] is constant, and R > 0. The mapping to
-{"P", "Q", "R"} is exact (Fractions); the seed P = x, Q = 1 − x is S = ["0"], T = ["0.5"]. Entries have at
-most 2 integer digits and 6 places, so every expanded coefficient stays within the shipped contract's limits.
+{"P", "Q", "R"} is exact (Fractions); the seed P = x, Q = 1 − x is S = ["0"], T = ["0.5"]. Entries lie in
+(−1, 1) with at most 6 places and R in (0, 2), so every expanded coefficient stays within the shipped contract's
+limits. The ranges are the form's choice, not the target's: measured with a 1.5B model (issue 26), replies with
+the earlier range (entries up to ±99, R < 10) jumped to T = [1.5, −39, 48, −32], R = 2.4 and κ < −1, while the
+embedded optimiser's best (κ 0.408959) has |S|, |T| < 0.7 and R ≈ 1.29, as do the published choices (R = 1.3).
+A full {"P", "Q", "R"} reply outside these ranges is still judged by the target's parser.
 """
 
 from __future__ import annotations
@@ -19,13 +23,14 @@ from mathloop.targets.payload import exact_keys
 from mathloop.targets.polynomial import add, mul, scale, trim
 
 KEYS = ("S", "T", "R")
-ENTRY = Decimal(int_digits=2, places=6)
-SHIFT = Decimal(int_digits=1, places=6, positive=True)
+ENTRY = Decimal(int_digits=1, places=6, max_lead=0)  # |entry| < 1
+SHIFT = Decimal(int_digits=1, places=6, positive=True, max_lead=1)  # 0 < R < 2
 EXPLANATION = """Reply in this parametrisation (every reply of this form meets P(0)=0, P(1)=1, Q(0)=1 and the symmetry of Q):
   P(x) = x + x(1-x)*S(x) with S(x) = S[0] + S[1] x + S[2] x^2 + ...
   Q(x) = 1 - (T[0] + T[1] + ...) + T[0](1-2x) + T[1](1-2x)^3 + T[2](1-2x)^5 + ...
-  R > 0 is the shift.
-To raise the degree of P, append an entry to S; to raise the degree of Q, append an entry to T."""
+  R is the shift, 0 < R < 2; every entry of S and T lies between -1 and 1.
+Edit in small steps: change one entry by 0.01 to 0.1, or R by 0.01 to 0.1, and keep what raised kappa.
+To raise the degree of P, append an entry to S (start it near 0); to raise the degree of Q, append an entry to T."""
 
 
 def _power(p: tuple[Fraction, ...], n: int) -> tuple[Fraction, ...]:
@@ -110,8 +115,8 @@ class LevinsonForm:
             return None
         S = _divide_x_one_minus_x(tuple(add(c.P, (Fraction(0), Fraction(-1)))))
         T = _odd_part(c.Q)
-        if S is None or T is None or c.R <= 0:
-            return None
+        if S is None or T is None or not 0 < c.R < 2 or any(abs(v) >= 1 for v in (*S, *T)):
+            return None  # outside the form's ranges: the prompt shows the full payload
         return {"S": [ENTRY.show(v) for v in S], "T": [ENTRY.show(v) for v in T], "R": SHIFT.show(c.R)}
 
     def form(self) -> ProposalForm:

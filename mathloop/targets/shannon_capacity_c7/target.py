@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, ClassVar, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Mapping
 
 
 from mathloop.contract.model import Contract, ContractError
@@ -16,6 +16,9 @@ from mathloop.targets.base import CheckerCrash, Target
 from mathloop.targets.evidence import Outcome, assemble
 from mathloop.targets.shannon_capacity_c7 import graph, published
 from mathloop.targets.shannon_capacity_c7.schema import Candidate, Limits, parse_payload, schema
+
+if TYPE_CHECKING:
+    from mathloop.targets.form import ProposalForm
 
 BOUND = "capacity"
 INPUT, INDEPENDENT, CAPACITY = "vertex-set", "independent", "capacity-bound"
@@ -108,6 +111,12 @@ class ShannonCapacityC7(Target):
         """Return (who, certified grid value of |S|^{1/n}) of the published constructions (n > 1)."""
         return tuple((f"{p.size}^(1/{p.n}): {p.source}", p.bound()) for p in published.PUBLISHED if p.n > 1) \
             if bound == BOUND else ()
+
+    def proposal_form(self) -> "ProposalForm":
+        """Return the code + words form (every reply maps to an independent set of C7^⊠5; see form.py)."""
+        from mathloop.targets.shannon_capacity_c7.form import CodeForm
+
+        return CodeForm(self.limits.max_n, self.parse).form()
 
     def read_candidate_file(self, path: Path) -> Any:
         """Return the payload of a candidate file in any published format (see formats.py).
