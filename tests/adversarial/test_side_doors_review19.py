@@ -81,9 +81,6 @@ HOSTILE_NUMBERS = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="HOLE: outcome_from_bytes lets ZeroDivisionError (Fraction('1/0')) and "
-                   "OverflowError (float(10**400) of a timing) escape: it catches only StrictJSONError, "
-                   "UnicodeDecodeError and WireError, and evidence_from_json converts only ValueError")
 @pytest.mark.parametrize("kind", sorted(HOSTILE_NUMBERS))
 def test_a_reply_with_a_zero_denominator_or_an_overflowing_number_is_an_error_outcome(toy_contract, kind):
     blob = _reply_with(HOSTILE_NUMBERS[kind])(toy_contract, None, GOOD)
@@ -91,9 +88,6 @@ def test_a_reply_with_a_zero_denominator_or_an_overflowing_number_is_an_error_ou
     assert out.evidence is None and "unreadable outcome" in (out.error or "")
 
 
-@pytest.mark.xfail(strict=True, reason="HOLE: one hostile worker (authenticated or on loopback) ends the session "
-                   "with a traceback: DaskCheck.result calls outcome_from_bytes outside its try, and the parser raises "
-                   "ZeroDivisionError/OverflowError on 'bound 1/0' or a 400-digit timing, through Checker.take and the loop")
 @pytest.mark.parametrize("authenticated", [True, False], ids=["tls", "loopback"])
 @pytest.mark.parametrize("kind", sorted(HOSTILE_NUMBERS))
 def test_a_worker_sending_a_zero_denominator_cannot_end_the_session(toy_contract, repo, kind, authenticated):
@@ -165,10 +159,6 @@ def _edit_bound(repo, candidate_id: int, value: str) -> None:
     con.close()
 
 
-@pytest.mark.xfail(strict=True, reason="HOLE: Repository._candidate_record decodes evidence with Evidence.from_json "
-                   "(Fraction(v) per bound); a committed row edited to bound '1/0' raises ZeroDivisionError, which "
-                   "_audit_one's `except (ValueError, KeyError, TypeError)` around repo.candidate does not catch: "
-                   "`audit` ends in a traceback instead of naming the edited row")
 def test_audit_names_a_committed_row_edited_to_a_zero_denominator(toy_contract, repo):
     root = _store(toy_contract, repo)[0]
     _edit_bound(repo, root.id, "1/0")
@@ -642,9 +632,6 @@ def _lying_cluster(lie: str):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="HOLE: a real loopback dask worker whose reply carries bound '1/0' ends "
-                   "`mathloop run` with a ZeroDivisionError traceback (exit 1) instead of a normal session whose "
-                   "candidates the session checked itself")
 def test_mathloop_run_survives_a_real_worker_sending_a_zero_denominator(tmp_path):
     pytest.importorskip("distributed")
     from tests.integration.cli import mathloop
