@@ -64,6 +64,19 @@ def failed_rechecks(engine: Engine, contract_sha: str) -> list[FailedRecheck]:
     return out
 
 
+def resting_on_failed(repo: Repository, contract_sha: str) -> set[str]:
+    """Return the hashes of the commits that failed a quarantine re-check and of every later commit of the lineage
+    (the chain is linear: each later commit rests on them), so that no view, export or reward reference shows one
+    as verified."""
+    failed = {f.commit for f in failed_rechecks(repo.engine, contract_sha)}
+    out: set[str] = set()
+    if failed:
+        for c in repo.commits(contract_sha):
+            if c.hash in failed or out:
+                out.add(c.hash)
+    return out
+
+
 def _meta(text: str | None) -> dict:
     try:
         value = json.loads(text or "{}")

@@ -200,9 +200,6 @@ def test_audit_and_status_flag_a_commit_that_failed_its_recheck(toy_contract, re
     assert [f.commit for f in failed_rechecks(repo.engine, toy_contract.sha256)] == [failed_recheck_store]
 
 
-@pytest.mark.xfail(strict=True, reason="HOLE: the web view never reads store/rechecks.failed_rechecks: the index and the "
-                   "lineage page show the forged commit as `correct value ≥ 0.350000` (true value 0.3) and the head "
-                   "with no mark, while `audit` fails the lineage from that commit and `status` shows it")
 def test_the_web_view_marks_a_commit_that_failed_its_recheck(toy_contract, repo, failed_recheck_store):
     import html
     import re
@@ -217,9 +214,6 @@ def test_the_web_view_marks_a_commit_that_failed_its_recheck(toy_contract, repo,
         assert "re-check" in text and failed_recheck_store[:12] in text, url
 
 
-@pytest.mark.xfail(strict=True, reason="HOLE: export/records.py exports the forged commit's memory row with label "
-                   "`correct` and its forged evidence, nothing on the record saying it failed the re-check (the marker is "
-                   "another record, the `error` row, that a consumer has to join by meta.recheck_failed_commit)")
 def test_exported_records_do_not_present_a_commit_that_failed_its_recheck_as_correct(toy_contract, repo,
                                                                                      failed_recheck_store):
     from mathloop.export.records import records
@@ -645,10 +639,6 @@ def test_mathloop_run_survives_a_real_worker_sending_a_zero_denominator(tmp_path
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stdout[-2000:] + proc.stderr[-2000:]
 
 
-@pytest.mark.xfail(strict=True, reason="HOLE: env/reference.store_reference (Environment's `reference=StoreCommit(db, "
-                   "commit)`) never reads store/rechecks.failed_rechecks: a commit that failed its quarantine re-check "
-                   "(forged bound 35/100 for x = 3/10) is accepted as the reference that rewards are scored against; "
-                   "`run` refuses to extend that lineage, the reward environment does not")
 def test_a_commit_that_failed_its_recheck_is_refused_as_a_reward_reference(toy_contract, repo, failed_recheck_store):
     from mathloop.env.reference import ReferenceError, StoreCommit, reference_state
 
