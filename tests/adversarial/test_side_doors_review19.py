@@ -455,10 +455,6 @@ def _forge_checked(repo, contract, commit, artifact):
         artifact_sha256=artifact, file_sha256s={"Mathloop/Commit.lean": "f" * 64}, seconds=0.1))
 
 
-@pytest.mark.xfail(strict=True, reason="HOLE: lean/attest.verify_chain compares a `checked` attestation's "
-                   "artifact_sha256 with today's rendering, and a commit that renders nothing gives None: an appended, "
-                   "correctly chained `checked` whose body says artifact_sha256 = null matches it, so `audit` passes and "
-                   "`status` shows Lean `checked` for a commit no Lean file was ever rendered for")
 def test_a_checked_attestation_for_a_commit_that_renders_nothing_is_refused(toy_contract, repo):
     from mathloop.lean import attest
 
