@@ -663,12 +663,6 @@ def first_ceiling(monkeypatch):
     bracket._partner_contract.cache_clear()
 
 
-@pytest.mark.xfail(strict=True, reason="HOLE: check/bracket.pairs() takes `ceiling_of` from every registered class and "
-                   "pair_of() returns the first pair in key order: a plug-in that declares itself a ceiling of the shipped "
-                   "pair-correlation-rh under a key sorting before 'pair-correlation-rh-ceiling' replaces the shipped "
-                   "ceiling as that lineage's bracket partner, so the shipped primal's gate limits (loop, check, audit, "
-                   "Environment) and the bracket shown by status/web come from the plug-in's lineage, and the shipped "
-                   "ceiling's guard is off")
 def test_a_plugin_cannot_replace_a_shipped_targets_bracket_partner(first_ceiling):
     from mathloop.check.bracket import pair_of
 
@@ -680,3 +674,26 @@ def test_without_plugins_the_shipped_primal_is_bracketed_by_the_shipped_ceiling(
     from mathloop.check.bracket import pair_of
 
     assert pair_of(load_contract("pair-correlation-rh"))[2] == "pair-correlation-rh-ceiling"
+
+
+class CeilingA(OpenGoalTarget):
+    name = "ceiling-a"
+    ceiling_of = ("plug-primal", "value", "value")
+
+
+class CeilingB(CeilingA):
+    name = "ceiling-b"
+
+
+def test_a_primal_with_two_ceilings_is_refused_naming_both(monkeypatch, toy_contract):
+    from mathloop.check import bracket
+    from mathloop.contract.model import ContractError
+
+    for key, cls in (("plug-primal", "OpenGoalTarget"), ("ceiling-a", "CeilingA"), ("ceiling-b", "CeilingB")):
+        _register(monkeypatch, key, cls)  # all three from one distribution ("tests"): both claims count
+    bracket.pairs.cache_clear()
+    try:
+        with pytest.raises(ContractError, match="ceiling-a, ceiling-b"):
+            bracket.pair_of(replace(toy_contract, target="plug-primal"))
+    finally:
+        bracket.pairs.cache_clear()
