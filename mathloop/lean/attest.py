@@ -120,7 +120,10 @@ def record(engine: Engine, contract_sha: str, att: Attestation) -> str:
 
 
 def _rows(engine: Engine, contract_sha: str) -> list[LeanAttestationRow]:
-    ensure_table(engine)
+    from sqlalchemy import inspect
+
+    if not inspect(engine).has_table(LeanAttestationRow.__tablename__):  # a reader never creates it (read-only stores)
+        return []
     with Session(engine) as s:
         return list(s.exec(select(LeanAttestationRow).where(LeanAttestationRow.contract_sha == contract_sha)
                            .order_by(col(LeanAttestationRow.seq))))
