@@ -29,6 +29,8 @@ class CheckOutcome:
             was not judged, so it gets no label.
         worker: who produced it ("session", "local pool", "dask tls://host:port worker tcp://…"); not part
             of the evidence's canonical bytes.
+        unverified: a remote worker's answer taken on its word (not re-checked in the session: it does not move
+            the head); set by the session's Checker, never read from the wire.
     """
 
     evidence: Evidence | None = None
@@ -36,6 +38,7 @@ class CheckOutcome:
     error: str | None = None
     interrupted: bool = False
     worker: str | None = None
+    unverified: bool = False
 
     def by(self, worker: str) -> "CheckOutcome":
         """Return this outcome marked as produced by `worker`."""

@@ -21,7 +21,8 @@ FAILED_COMMIT = "recheck_failed_commit"  # meta key: the commit whose worker ans
 RECHECK_OF = "recheck_of"                # meta key: the memory row whose worker answer the session re-checked
 WORKER = "quarantined_worker"            # meta key: the worker that gave it
 CHECKED_BY = "checked_by"                # meta key: who produced the outcome a row records
-LOOP_KEYS = (FAILED_COMMIT, RECHECK_OF, WORKER, CHECKED_BY)  # written by the loop only, never by a proposer
+UNVERIFIED = "unverified_remote"         # meta key: a remote worker's answer the session took on its word
+LOOP_KEYS = (FAILED_COMMIT, RECHECK_OF, WORKER, CHECKED_BY, UNVERIFIED)  # written by the loop only, never by a proposer
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,19 @@ def failed_rechecks(engine: Engine, contract_sha: str) -> list[FailedRecheck]:
             if isinstance(m.get(FAILED_COMMIT), str):
                 why = _meta_list(reasons)
                 out.append(FailedRecheck(int(cid), sid, m[FAILED_COMMIT], str(m.get(WORKER)), why[0] if why else ""))
+    return out
+
+
+def checked_payloads(engine: Engine, contract_sha: str) -> set[str]:
+    """Return the payload sha256s of the lineage's memory rows that count for the exact-repeat rule: every row but
+    a remote worker's answer the session took on its word (meta.unverified_remote), so that a lying worker cannot
+    keep a payload from ever being checked again."""
+    out: set[str] = set()
+    with Session(engine) as s:
+        for sha, meta in s.exec(select(CandidateRow.payload_sha, CandidateRow.proposer_meta)
+                                .where(CandidateRow.contract_sha == contract_sha)):
+            if UNVERIFIED not in (meta or "") or _meta(meta).get(UNVERIFIED) is not True:
+                out.add(sha)
     return out
 
 

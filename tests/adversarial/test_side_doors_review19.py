@@ -119,10 +119,6 @@ def _forges_worse(contract, parent_state, payload) -> bytes:
 LIES = {"claims malformed": _claims_malformed, "forges a worse bound": _forges_worse}
 
 
-@pytest.mark.xfail(strict=True, reason="HOLE: Checker.take re-checks a worker's answer only when it would commit "
-                   "(or is labelled error): a worker that says `malformed`, or sends rule-valid evidence with a worse "
-                   "bound, has its label recorded as the verifier's (meta.checked_by = the worker), is never "
-                   "quarantined, and the loop's exact-repeat rule then never checks that payload again in the lineage")
 @pytest.mark.parametrize("authenticated", [True, False], ids=["tls", "loopback"])
 @pytest.mark.parametrize("lie", sorted(LIES))
 def test_a_worker_cannot_bury_a_good_candidate_by_lying_that_it_is_malformed_or_worse(toy_contract, repo, lie,
@@ -133,11 +129,19 @@ def test_a_worker_cannot_bury_a_good_candidate_by_lying_that_it_is_malformed_or_
     assert any(r.commit_hash for r in rows), [(r.label, r.meta, r.reasons) for r in rows]
 
 
-def test_a_worker_that_lies_about_a_good_candidate_is_recorded_under_its_own_name(toy_contract, repo):
-    # what holds today: the lie is at least attributed (meta.checked_by names the worker), never to the session
+def test_a_worker_that_lies_about_a_good_candidate_is_caught_and_named(toy_contract, repo):
+    # a remote `malformed` is parsed again in the session: the lie is caught, the worker named and quarantined
     _session(toy_contract, repo, RawReplyExecutor(_claims_malformed, authenticated=True), [GOOD])
     [row] = _rows(repo, toy_contract, GOOD)
-    assert row.label == Label.MALFORMED.value and WORKER in row.meta["checked_by"]
+    assert row.label == Label.CORRECT.value and row.commit_hash
+    assert row.meta["checked_by"].startswith("session (re-check") and WORKER in row.meta["checked_by"]
+    assert "quarantined" in row.meta["checked_by"]
+
+
+def test_a_worker_that_forges_a_worse_bound_is_marked_unverified_and_not_a_repeat(toy_contract, repo):
+    _session(toy_contract, repo, RawReplyExecutor(_forges_worse, authenticated=True), [GOOD])
+    [row] = _rows(repo, toy_contract, GOOD)
+    assert row.commit_hash is None and row.meta["unverified_remote"] is True and row.meta["checked_by"].endswith(WORKER)
 
 
 # -- 3. reading: an edited store must give a finding, never a traceback ---------------------------------------------
@@ -568,14 +572,21 @@ def _claims_interrupted(contract, parent_state, payload) -> bytes:
     return b'{"error":"cut by the session time limit","interrupted":true}'
 
 
-@pytest.mark.xfail(strict=True, reason="HOLE (low): Checker.take returns a worker's `interrupted` outcome as is (no "
-                   "re-check), even in a session with no --time-limit: a worker can make every candidate vanish unjudged "
-                   "and unrecorded, counted in the summary as `interrupted` (\"cut by the time limit\")")
 @pytest.mark.parametrize("authenticated", [True, False], ids=["tls", "loopback"])
 def test_a_worker_cannot_make_a_candidate_vanish_by_claiming_it_was_interrupted(toy_contract, repo, authenticated):
     summary = _session(toy_contract, repo, RawReplyExecutor(_claims_interrupted, authenticated=authenticated), [GOOD])
     assert summary.interrupted == 0
     assert any(r.commit_hash for r in _rows(repo, toy_contract, GOOD))
+
+
+def test_a_worker_interrupted_claim_is_believed_once_the_session_deadline_has_passed(toy_contract):
+    import time
+
+    executor = RawReplyExecutor(_claims_interrupted, authenticated=True)
+    with Checker(toy_contract, target=build_target(toy_contract), executor=executor, runner=InProcessRunner()) as c:
+        c.set_deadline(time.monotonic() - 1)
+        out, decision = c.take(c.submit(None, GOOD), None, GOOD, None)
+    assert out.interrupted and decision is None
 
 
 def test_a_worker_error_is_rechecked_by_the_session(toy_contract, repo):
