@@ -40,12 +40,17 @@ class FailedRecheck:
                 "worker": self.worker, "reason": self.reason}
 
 
-def answers_of(repo: Repository, contract_sha: str, session_id: int | None, worker: str) -> list[CandidateRecord]:
-    """Return the memory rows of session `session_id` whose outcome `worker` produced (meta.checked_by), oldest first."""
+def answers_of(repo: Repository, contract_sha: str, worker: str) -> list[CandidateRecord]:
+    """Return the lineage's memory rows, of every session, whose outcome `worker` produced (meta.checked_by) and that
+    no earlier quarantine re-check has dealt with yet (superseded: meta.recheck_of; marked: recheck_failed_commit),
+    oldest first."""
     with Session(repo.engine) as s:
-        rows = s.exec(select(CandidateRow.id, CandidateRow.proposer_meta).where(
-            CandidateRow.contract_sha == contract_sha, CandidateRow.session_id == session_id).order_by(CandidateRow.id))
-        ids = [i for i, meta in rows if _meta(meta).get(CHECKED_BY) == worker]
+        rows = list(s.exec(select(CandidateRow.id, CandidateRow.proposer_meta).where(
+            CandidateRow.contract_sha == contract_sha, CandidateRow.proposer_meta.contains(CHECKED_BY))
+            .order_by(CandidateRow.id)))
+    metas = [(int(i), _meta(meta)) for i, meta in rows]
+    done = {m.get(RECHECK_OF) for _, m in metas if m.get(RECHECK_OF) is not None}
+    ids = [i for i, m in metas if m.get(CHECKED_BY) == worker and i not in done]
     return [r for r in (repo.candidate(i) for i in ids) if r is not None]
 
 

@@ -494,10 +494,6 @@ def _forging_session(contract, repo, draws, proposals):
     return summary, checker
 
 
-@pytest.mark.xfail(strict=True, reason="HOLE: search/quarantine.recheck_answers re-checks only the quarantined worker's "
-                   "answers of the current session (store/rechecks.answers_of filters on session_id): the same worker's "
-                   "forged commit from an earlier session (not drawn by --recheck then) stays unmarked; `run` exits 0, "
-                   "`status` and the web show it, later sessions extend it, and only a full `audit` re-check finds it")
 def test_a_worker_caught_later_has_its_forged_commits_of_earlier_sessions_marked(toy_contract, repo):
     from tests.support.forging_executor import FORGER
 
