@@ -519,18 +519,16 @@ def test_a_full_audit_recheck_finds_a_forged_commit_of_an_earlier_session(toy_co
 # -- 10. goals are declared by the user's contract, not by the target class -----------------------------------------
 class Doubtful(OpenGoalTarget):
     """A plug-in whose bound obligation is UNKNOWN when it could not fully verify the value (it still reports the
-    value it computed), and which relies on the default open_by_design: it declares no goal of its own."""
+    value it computed), and which relies on the default open_by_design: it does not decide by goals (it reuses
+    open-goal's checks only)."""
 
     name = "doubtful"
+    decides_by_goal = False
 
 
 NO_GOAL = OPEN_CONTRACT.replace('"open-goal"', '"doubtful"').replace('goal = "9/10"\n', "")
 
 
-@pytest.mark.xfail(strict=True, reason="HOLE (design): Target.open_by_design's default takes its goals from the "
-                   "contract's bound `goal`, which a user contract may add to any bound: a user contract then opens a "
-                   "bound obligation the target class never declared open (rules.py's docstring says the declaration is "
-                   "read from the target's class), and an UNKNOWN bound obligation with a value counts")
 def test_a_user_contract_cannot_open_a_bound_obligation_by_adding_a_goal(monkeypatch, tmp_path):
     _register(monkeypatch, "doubtful", "Doubtful")
     plain, with_goal = tmp_path / "plain.toml", tmp_path / "goal.toml"
@@ -542,11 +540,6 @@ def test_a_user_contract_cannot_open_a_bound_obligation_by_adding_a_goal(monkeyp
     assert evidence_problems(c_goal, ev)  # the user's goal must not change that
 
 
-@pytest.mark.xfail(strict=True, reason="HOLE (usability, same root): a user copy of pair-correlation that adds a "
-                   "`goal` to its bound is loaded without complaint, but the target's checker always says PROVED for "
-                   "the bound obligation, so the goal rule refuses its honest seed (`PROVED (goal reached) while ... "
-                   "short of the goal`): every candidate of that lineage is an `error`; the contract should be refused "
-                   "at load (exit 2) or the goal ignored for a target that does not decide by it")
 def test_a_goal_on_a_target_that_does_not_decide_by_goals_is_refused_at_load_or_harmless(tmp_path):
     from mathloop.contract.model import ContractError
 
