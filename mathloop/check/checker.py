@@ -140,12 +140,7 @@ class Checker:
         if out.error is not None or (out.worker or "") in self.quarantined:
             return self.judge(parent_state, payload, head, limits)
         if out.malformed is not None and not local:  # a remote `malformed` could bury a good payload: parsed here
-            mine, my_decision = self.judge(parent_state, payload, head, limits)
-            if disagreement(out, mine) is not None:
-                why = f"worker {out.worker} answered differently from the session's re-check"
-                self._quarantine(out.worker, why)
-                return mine.by(f"{SESSION} (re-check; {why}: quarantined)"), my_decision
-            return out.by(f"{out.worker} (re-checked)"), None
+            return self._recheck(out, None, parent_state, payload, head, limits)
         out, decision = self.settle(out, head, limits, remote=True)
         if out.error is not None:  # evidence that breaks the contract's rules: the worker is not believed
             self._quarantine(out.worker, out.error)
@@ -156,6 +151,12 @@ class Checker:
         must = decision is not None and (decision.label is Label.ERROR or (decision.commits and self._must_recheck()))
         if not must:  # a remote answer that does not move the head, taken on its word: marked so (the repeat rule)
             return (out if local else replace(out, unverified=True)), decision
+        return self._recheck(out, decision, parent_state, payload, head, limits)
+
+    def _recheck(self, out: CheckOutcome, decision: Decision | None, parent_state: Mapping[str, Any] | None,
+                 payload: Any, head: Scores | None, limits: Sequence[Limit]) -> tuple[CheckOutcome, Decision | None]:
+        """Return a worker's (outcome, decision) once the session's own check agrees; else the session's, with the
+        worker quarantined."""
         mine, my_decision = self.judge(parent_state, payload, head, limits)
         if disagreement(out, mine) is not None:
             why = f"worker {out.worker} answered differently from the session's re-check"
