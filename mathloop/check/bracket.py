@@ -74,28 +74,44 @@ class Bracket:
 @lru_cache(maxsize=1)
 def pairs() -> tuple[tuple[str, str, str, str], ...]:
     """Return (primal implementation, its bound, ceiling implementation, its bound) for every registered
-    target that declares itself a ceiling (`Target.ceiling_of`); the shipped contracts carry these names."""
+    target that declares itself a ceiling (`Target.ceiling_of`); the shipped contracts carry these names.
+
+    A declaration counts only from the distribution that registers the primal (a plug-in cannot make itself the
+    bracket partner, hence the gate limits, of a target it does not ship); see `pair_of` for a primal with two.
+    """
     from mathloop.targets.registry import registered, target_class
 
+    regs = registered()
     out = []
-    for key in sorted(registered()):
+    for key in sorted(regs):
         try:
             declared = target_class(key).ceiling_of
         except ContractError:  # a broken plug-in brackets nothing (it is refused where it is used)
             continue
         if declared is not None:
             primal, primal_bound, own_bound = declared
+            owner = regs.get(primal)
+            if owner is not None and owner.distribution != regs[key].distribution:
+                continue  # another distribution's claim on this primal: never its partner
             out.append((primal, primal_bound, key, own_bound))
     return tuple(out)
 
 
 def pair_of(contract: Contract) -> tuple[str, str, str, str, bool] | None:
-    """Return (primal, primal bound, ceiling, ceiling bound, is_primal) for a contract in a pair, else None."""
-    for p, pb, c, cb in pairs():
-        if contract.target == p:
-            return p, pb, c, cb, True
-        if contract.target == c:
-            return p, pb, c, cb, False
+    """Return (primal, primal bound, ceiling, ceiling bound, is_primal) for a contract in a pair, else None.
+
+    Raises:
+        ContractError: the contract's primal has more than one ceiling (refused, never chosen silently).
+    """
+    all_pairs = pairs()
+    for p, pb, c, cb in all_pairs:
+        if contract.target in (p, c):
+            ceilings = sorted({c2 for p2, _, c2, _ in all_pairs if p2 == p})
+            if len(ceilings) > 1:
+                raise ContractError(contract.path, "target.implementation",
+                                    f"target {p!r} has more than one bracket ceiling ({', '.join(ceilings)}): "
+                                    "refused, never chosen silently")
+            return p, pb, c, cb, contract.target == p
     return None
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from mathloop.check.bracket import Limit, limits as bracket_limits
@@ -132,10 +133,14 @@ class Checker:
         if pending is None:
             return self.judge(parent_state, payload, head, limits)
         out = pending.result()
-        if out.interrupted:
+        local = getattr(self.executor, "local", False)  # the session's own children (LocalPool): their word is ours
+        if out.interrupted and (local or self._deadline_passed()):
             return out, None
+        # a remote `interrupted` before the deadline is a claim, not a fact: an error, checked here
         if out.error is not None or (out.worker or "") in self.quarantined:
             return self.judge(parent_state, payload, head, limits)
+        if out.malformed is not None and not local:  # a remote `malformed` could bury a good payload: parsed here
+            return self._recheck(out, None, parent_state, payload, head, limits)
         out, decision = self.settle(out, head, limits, remote=True)
         if out.error is not None:  # evidence that breaks the contract's rules: the worker is not believed
             self._quarantine(out.worker, out.error)
@@ -144,8 +149,14 @@ class Checker:
         # an answer the gate calls `error` (beyond a class maximum, across the bracket) is a checker bug or a lie:
         # always re-checked, so that a lying worker is caught there too; one that would commit by the --recheck rule
         must = decision is not None and (decision.label is Label.ERROR or (decision.commits and self._must_recheck()))
-        if not must:
-            return out, decision
+        if not must:  # a remote answer that does not move the head, taken on its word: marked so (the repeat rule)
+            return (out if local else replace(out, unverified=True)), decision
+        return self._recheck(out, decision, parent_state, payload, head, limits)
+
+    def _recheck(self, out: CheckOutcome, decision: Decision | None, parent_state: Mapping[str, Any] | None,
+                 payload: Any, head: Scores | None, limits: Sequence[Limit]) -> tuple[CheckOutcome, Decision | None]:
+        """Return a worker's (outcome, decision) once the session's own check agrees; else the session's, with the
+        worker quarantined."""
         mine, my_decision = self.judge(parent_state, payload, head, limits)
         if disagreement(out, mine) is not None:
             why = f"worker {out.worker} answered differently from the session's re-check"
@@ -158,6 +169,9 @@ class Checker:
         to be re-checked here (search/quarantine.py does it from the store, committed answers included)."""
         out, self._to_recheck = self._to_recheck, []
         return out
+
+    def _deadline_passed(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
 
     def _must_recheck(self) -> bool:
         authenticated = self.executor is not None and getattr(self.executor, "authenticated", False)

@@ -109,9 +109,10 @@ class DaskCheck:
         wait = timeout if timeout is not None else 2 * self.executor.timeout_s + 60  # a refused reply never resolves
         try:
             blob = self.task.result(wait)
-        except Exception as e:  # a refused pickle, a lost worker, a timeout: no answer, never code run here
+            out = outcome_from_bytes(blob, "dask worker")  # inside the try: a reply the parser chokes on is an error
+        except Exception as e:  # a refused pickle, a lost worker, a timeout, a bad reply: no answer, never code run here
             return CheckOutcome(error=f"dask task failed: {type(e).__name__}: {str(e)[:300]}", worker=self.executor.name)
-        return outcome_from_bytes(blob, "dask worker").by(f"{self.executor.name} worker {self.worker()}")
+        return out.by(f"{self.executor.name} worker {self.worker()}")
 
     def worker(self) -> str:
         """Return the address of the worker the scheduler says holds the result ("?" when it cannot say)."""

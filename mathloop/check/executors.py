@@ -127,9 +127,11 @@ class LocalPool:
         name: shown by `run` ("local pool (2 workers)"); in_flight: proposals per round that keep every
             child busy (a round trip is ~0.5 ms against a check's 30-100 ms: twice the workers).
         authenticated: True: these are the session's own children, whose answers need no re-check.
+        local: True: their `malformed` and `interrupted` answers are the session's own (Checker.take believes them).
     """
 
     authenticated = True
+    local = True
 
     def __init__(self, workers: int, timeout_s: float, runner: Callable[[float], ProcessRunner] = ProcessRunner) -> None:
         self.workers = max(1, workers)

@@ -29,6 +29,8 @@ class CheckOutcome:
             was not judged, so it gets no label.
         worker: who produced it ("session", "local pool", "dask tls://host:port worker tcp://…"); not part
             of the evidence's canonical bytes.
+        unverified: a remote worker's answer taken on its word (not re-checked in the session: it does not move
+            the head); set by the session's Checker, never read from the wire.
     """
 
     evidence: Evidence | None = None
@@ -36,6 +38,7 @@ class CheckOutcome:
     error: str | None = None
     interrupted: bool = False
     worker: str | None = None
+    unverified: bool = False
 
     def by(self, worker: str) -> "CheckOutcome":
         """Return this outcome marked as produced by `worker`."""
@@ -62,6 +65,8 @@ def outcome_from_bytes(blob: Any, where: str) -> CheckOutcome:
         return _outcome(data)
     except (StrictJSONError, UnicodeDecodeError, WireError) as e:
         return CheckOutcome(error=f"{where} sent an unreadable outcome: {str(e)[:300]}")
+    except (ArithmeticError, RecursionError) as e:  # backstop: no number a worker sends may end the session
+        return CheckOutcome(error=f"{where} sent an unreadable outcome: {type(e).__name__}: {str(e)[:200]}")
 
 
 class WireError(ValueError):
@@ -99,7 +104,7 @@ def evidence_from_json(data: Any) -> Evidence:
             state=_obj(d.get("state"), "evidence.state"),
             artifacts=_obj(d.get("artifacts", {}), "evidence.artifacts"),
             precision=_obj(d.get("precision", {}), "evidence.precision"),
-            timings={k: float(_number(v, f"evidence.timings.{k[:40]}")) for k, v in timings.items()},
+            timings={k: _float(v, f"evidence.timings.{k[:40]}") for k, v in timings.items()},
         )
     except ValueError as e:  # ObligationResult.__post_init__: a negative rank, rank 0 without PROVED
         if isinstance(e, WireError):
@@ -139,6 +144,8 @@ def _str(v: Any, where: str) -> str:
 def _rational(v: Any, where: str) -> Fraction:
     if type(v) is not str or not _RATIONAL.fullmatch(v):
         raise WireError(f"{where}: not an exact rational string")
+    if re.fullmatch(r"-?\d+/0+", v):  # Fraction would raise ZeroDivisionError: a refusal naming the field
+        raise WireError(f"{where}: zero denominator")
     q = Fraction(v)
     if str(q) != v.lstrip("+"):  # canonical p/q only: what fraction_str writes
         raise WireError(f"{where}: {v[:40]!r} is not in lowest terms")
@@ -149,3 +156,14 @@ def _number(v: Any, where: str) -> int | float:
     if type(v) not in (int, float):
         raise WireError(f"{where}: not a number")
     return v
+
+
+def _float(v: Any, where: str) -> float:
+    """Return `v` as a finite float. Raises WireError naming the field for a non-number or one beyond a float."""
+    try:
+        f = float(_number(v, where))
+    except OverflowError:
+        raise WireError(f"{where}: number too large for a float") from None
+    if f != f or f in (float("inf"), float("-inf")):
+        raise WireError(f"{where}: not a finite number")
+    return f

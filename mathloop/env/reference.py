@@ -12,6 +12,7 @@ from mathloop.check.gate import decide
 from mathloop.check.outcome import CheckOutcome
 from mathloop.propose.base import Head, Rejection
 from mathloop.store.engine import StoreError, make_engine
+from mathloop.store.rechecks import resting_on_failed
 from mathloop.store.repository import CommitRecord, Repository
 
 SEED = "seed"
@@ -107,7 +108,8 @@ def store_reference(contract: Contract, ref: StoreCommit, *, rejections: int = 0
     """Return a commit of a store as the reference (read once; the store is never written).
 
     Raises:
-        ReferenceError: no such store, or the commit is not in this contract's lineage.
+        ReferenceError: no such store, the commit is not in this contract's lineage, or it failed a quarantine
+            re-check (or rests on one that did).
     """
     try:
         engine = make_engine(ref.db, create=False)
@@ -116,6 +118,10 @@ def store_reference(contract: Contract, ref: StoreCommit, *, rejections: int = 0
     try:
         repo = Repository(engine)
         commit = _find_commit(repo, contract, ref.commit)
+        if commit.hash in resting_on_failed(repo, contract.sha256):
+            raise ReferenceError(f"commit {commit.hash[:12]} failed the session's re-check or rests on a commit that "
+                                 "did (a quarantined worker's answer; `mathloop audit` fails this lineage from there): "
+                                 "it cannot be a reward reference")
         shown = repo.recent_rejections(contract.sha256, rejections) if rejections else ()
         limits = bracket_limits(repo, contract, commit.hash)
     finally:

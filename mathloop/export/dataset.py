@@ -26,13 +26,14 @@ from mathloop.env.rewards import RewardTable, certified_gain
 from mathloop.propose.base import Head
 from mathloop.propose.origin import credit
 from mathloop.propose.schemas import ReplyReader
+from mathloop.store.rechecks import resting_on_failed
 from mathloop.store.repository import CandidateRecord, Repository
 from mathloop.targets import build_target
 
 DATA_FILE = "data/train-00000-of-00001.parquet"
 COLUMNS = ("prompt", "completion", "label", "reward", "reasons", "bounds", "parent_commit", "target",
            "contract_sha256", "evidence_sha256", "proposer", "model", "candidate_id", "session_id", "commit",
-           "payload", "created_at", "origin")
+           "payload", "created_at", "origin", "recheck_failed")
 
 
 class DatasetError(ValueError):
@@ -59,6 +60,7 @@ def schema():
         ("evidence_sha256", pa.string()), ("proposer", pa.string()), ("model", pa.string()),
         ("candidate_id", pa.int64()), ("session_id", pa.int64()), ("commit", pa.string()),
         ("payload", pa.string()), ("created_at", pa.string()), ("origin", pa.string()),
+        ("recheck_failed", pa.bool_()),
     ])
 
 
@@ -79,6 +81,7 @@ def rows(contract: Contract, repo: Repository, rewards: RewardTable | None = Non
     reader = ReplyReader(contract, build_target(contract))  # the prompt in the target's proposal form, as sent
     heads: dict[str, Head] = {c.hash: c.as_head() for c in repo.commits(contract.sha256)}
     prompts: dict[str | None, list[dict[str, str]]] = {}
+    tainted = resting_on_failed(repo, contract.sha256)  # a commit that failed its re-check, and all resting on it
     for c in repo.candidates(contract.sha256):
         head = heads.get(c.head_commit) if c.head_commit else None
         if c.head_commit not in prompts:
@@ -96,7 +99,7 @@ def rows(contract: Contract, repo: Repository, rewards: RewardTable | None = Non
             "contract_sha256": contract.sha256, "evidence_sha256": c.evidence_sha, "proposer": c.proposer,
             "model": model if isinstance(model, str) else None, "candidate_id": c.id, "session_id": c.session_id,
             "commit": c.commit_hash, "payload": canonical_json(c.payload).decode("utf-8"), "created_at": c.created_at,
-            "origin": credit(c.meta),
+            "origin": credit(c.meta), "recheck_failed": c.commit_hash in tainted or c.head_commit in tainted,
         }
 
 

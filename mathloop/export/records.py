@@ -9,18 +9,25 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from mathloop.contract.model import Contract
+from mathloop.store.rechecks import resting_on_failed
 from mathloop.store.repository import CandidateRecord, Repository
 
 
 def records(contract: Contract, repo: Repository) -> Iterator[dict]:
-    """Yield one JSON-able record per candidate of the lineage, oldest first."""
-    states = {c.hash: c.state for c in repo.commits(contract.sha256)}
+    """Yield one JSON-able record per candidate of the lineage, oldest first.
+
+    `recheck_failed` is True on a committed record whose worker answer failed a quarantine re-check
+    (store/rechecks), and on every record whose parent commit rests on such a commit: its label is not the verifier's.
+    """
+    commits = repo.commits(contract.sha256)
+    states = {c.hash: c.state for c in commits}
+    tainted = resting_on_failed(repo, contract.sha256)
     hypotheses = [{"id": h.id, "title": h.title, "citation": h.citation} for h in contract.hypotheses]
     for c in repo.candidates(contract.sha256):
-        yield _record(contract, c, states, hypotheses)
+        yield _record(contract, c, states, hypotheses, tainted)
 
 
-def _record(contract: Contract, c: CandidateRecord, states: dict, hypotheses: list) -> dict:
+def _record(contract: Contract, c: CandidateRecord, states: dict, hypotheses: list, tainted: set[str]) -> dict:
     return {
         "target": contract.name,
         "implementation": contract.target,
@@ -38,6 +45,7 @@ def _record(contract: Contract, c: CandidateRecord, states: dict, hypotheses: li
         "evidence": c.evidence.to_json() if c.evidence else None,
         "meta": dict(c.meta),
         "hypotheses": hypotheses,
+        "recheck_failed": c.commit_hash in tainted or c.head_commit in tainted,
     }
 
 

@@ -120,7 +120,10 @@ def record(engine: Engine, contract_sha: str, att: Attestation) -> str:
 
 
 def _rows(engine: Engine, contract_sha: str) -> list[LeanAttestationRow]:
-    ensure_table(engine)
+    from sqlalchemy import inspect
+
+    if not inspect(engine).has_table(LeanAttestationRow.__tablename__):  # a reader never creates it (read-only stores)
+        return []
     with Session(engine) as s:
         return list(s.exec(select(LeanAttestationRow).where(LeanAttestationRow.contract_sha == contract_sha)
                            .order_by(col(LeanAttestationRow.seq))))
@@ -190,10 +193,15 @@ def verify_chain(engine: Engine, contract_sha: str, commits: Mapping[str, int],
             bad("a `checked` attestation without a Lean kind/version/files, or with axioms outside the allowlist")
         elif att.status == "checked" and att.kind == "bundled" and not att.prelude_sha256:
             bad("a bundled-kernel `checked` attestation without the prelude's sha256")
+        elif att.status == "checked" and not att.artifact_sha256 and expected_artifact is None:
+            bad("a `checked` attestation that names no Lean rendering")
         elif expected_artifact is not None and (att.status == "checked" or (att.status == "refuted"
                                                                           and att.artifact_sha256)) \
                 and expected_artifact(r.commit_hash) != att.artifact_sha256:
             bad("is about a different Lean rendering than the commit's evidence gives today")
+        elif att.status == "checked" and not att.artifact_sha256:  # None == None: a commit that renders nothing
+            bad("is about a different Lean rendering than the commit's evidence gives today: the commit renders "
+                "none, so nothing was there to check")
         prev = r.hash
     return problems
 

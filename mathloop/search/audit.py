@@ -73,7 +73,7 @@ def audit_store(contract: Contract, repo: Repository, runner: CheckRunner | None
         findings += found
         try:
             parent = CommitRecord.of(row)
-        except (ValueError, TypeError):
+        except (ValueError, TypeError, ArithmeticError):
             break  # reported by _audit_one; no parent state to re-check the rest against
         if progress:
             progress(i + 1, len(rows))
@@ -156,7 +156,7 @@ def _audit_one(contract: Contract, repo: Repository, runner: CheckRunner | None,
         return bad(f"unknown chain format {row.format!r}", field="format")
     try:
         c = CommitRecord.of(row)
-    except (ValueError, TypeError) as e:
+    except (ValueError, TypeError, ArithmeticError) as e:
         return bad(f"hash mismatch: the commit row does not even decode ({type(e).__name__})",
                    field=",".join(edited_columns(row.field_digests, fields_of(row, COMMIT_FIELDS))) or None)
     cand_row = raw.candidate_row(repo.engine, c.candidate_id)
@@ -175,7 +175,7 @@ def _audit_one(contract: Contract, repo: Repository, runner: CheckRunner | None,
                    stored=c.hash, recomputed=again)
     try:
         cand = repo.candidate(c.candidate_id)
-    except (ValueError, KeyError, TypeError) as e:  # an edit that no longer even decodes
+    except (ValueError, KeyError, TypeError, ArithmeticError) as e:  # an edit that no longer even decodes
         return bad(f"memory row {c.candidate_id}: stored evidence is unreadable ({e})", "candidates",
                    c.candidate_id, "evidence")
     if cand is None or cand.commit_hash != c.hash:

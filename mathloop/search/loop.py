@@ -14,7 +14,7 @@ from mathloop.check.outcome import CheckOutcome
 from mathloop.contract.model import Contract
 from mathloop.domain import Evidence, Label, payload_sha
 from mathloop.propose.base import Context, Proposal, Proposer, StopSession
-from mathloop.store.rechecks import LOOP_KEYS, failed_rechecks
+from mathloop.store.rechecks import LOOP_KEYS, UNVERIFIED, checked_payloads, failed_rechecks
 from mathloop.store.repository import CommitRecord, HeadMoved, Repository
 
 MAX_REGATES = 5
@@ -140,6 +140,8 @@ class Session:
 
     def _record(self, head: CommitRecord, p: Proposal, label: Label, reasons: list[str], out: CheckOutcome | None = None) -> None:
         meta = p.meta if out is None or out.worker is None else {**p.meta, "checked_by": out.worker}
+        if out is not None and out.unverified:  # not checked here: the repeat rule does not count it (checked_payloads)
+            meta = {**meta, UNVERIFIED: True}
         self.repo.record(contract_sha=self.contract.sha256, session_id=self.session_id, head_commit=head.hash,
                          payload=p.payload, proposer=p.proposer, meta=meta, label=label, reasons=reasons,
                          evidence=out.evidence if out is not None else None)
@@ -220,7 +222,7 @@ class Session:
         summary = SessionSummary(self.session_id, start_head=head, head=head)
         if observer is not None and hasattr(observer, "started"):
             observer.started(head)
-        seen = set(self.repo.seen_payloads(self.contract.sha256))
+        seen = checked_payloads(self.repo.engine, self.contract.sha256)
         done = rnd = 0
         while not summary.outcome:
             if done >= limits.budget or over():
@@ -262,7 +264,7 @@ class Session:
                 done += 1
                 if label is None:
                     summary.interrupted += 1
-                else:
+                elif judged is None or not judged[0].unverified:  # a worker's word is no check: it may come again
                     seen.add(payload_sha(p.payload))
                     summary.labels[label.value] += 1
                 summary.head = head

@@ -1,9 +1,9 @@
-"""Re-check everything a quarantined worker answered earlier in the session, committed answers included.
+"""Re-check everything a quarantined worker answered in the lineage (this session and earlier ones), commits included.
 
 A worker is quarantined when the session's own re-check of one of its answers disagrees, or when its evidence
 breaks the contract's rules (check/checker.py). Until then its answers were believed (an authenticated
-executor's answers are re-checked only in a `--recheck` share), so each one it gave in this session is checked
-again here, in the session's own checker, against the state it was judged on:
+executor's answers are re-checked only in a `--recheck` share), so each one it gave in this lineage, in any
+session, not yet dealt with by an earlier quarantine, is checked again here, in the session's own checker, against the state it was judged on:
 
 - an answer that agrees: nothing is written;
 - an answer that disagrees and did not commit: the candidate is judged again by the session against the current
@@ -40,7 +40,7 @@ class Recheck:
     """What re-checking one quarantined worker's earlier answers found.
 
     Attributes:
-        answers: its answers recorded in this session; agreed / disagreed: how the session's own checks compared;
+        answers: its answers in the lineage not yet re-checked; agreed / disagreed: how the session's own checks compared;
         failed_commits: the commits among the disagreeing answers; not_rechecked: cut by the session's time limit.
     """
 
@@ -65,11 +65,12 @@ class Recheck:
 
 def recheck_answers(repo: Repository, contract: Contract, checker: Checker, session_id: int | None, step: Step,
                     worker: str, head: CommitRecord, labels: Counter) -> tuple[CommitRecord, Recheck]:
-    """Re-check every answer `worker` gave earlier in session `session_id` (see the module docstring), judging again
-    through the loop's `step`; return the head and what was found. Every row written is counted in `labels`."""
+    """Re-check every answer `worker` gave in the lineage (see the module docstring), judging again through the
+    loop's `step`; rows written go to session `session_id`. Return the head and what was found; every row written
+    is counted in `labels`."""
     rec = Recheck(worker, checker.quarantined.get(worker, "quarantined"))
     wrong: list[tuple[CandidateRecord, str]] = []
-    for row in answers_of(repo, contract.sha256, session_id, worker):
+    for row in answers_of(repo, contract.sha256, worker):  # of every session: a worker caught now lied before too
         rec.answers += 1
         parent = repo.get_commit(row.head_commit) if row.head_commit else None
         mine = checker.check(parent.state if parent else None, row.payload)

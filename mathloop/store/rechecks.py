@@ -21,7 +21,8 @@ FAILED_COMMIT = "recheck_failed_commit"  # meta key: the commit whose worker ans
 RECHECK_OF = "recheck_of"                # meta key: the memory row whose worker answer the session re-checked
 WORKER = "quarantined_worker"            # meta key: the worker that gave it
 CHECKED_BY = "checked_by"                # meta key: who produced the outcome a row records
-LOOP_KEYS = (FAILED_COMMIT, RECHECK_OF, WORKER, CHECKED_BY)  # written by the loop only, never by a proposer
+UNVERIFIED = "unverified_remote"         # meta key: a remote worker's answer the session took on its word
+LOOP_KEYS = (FAILED_COMMIT, RECHECK_OF, WORKER, CHECKED_BY, UNVERIFIED)  # written by the loop only, never by a proposer
 
 
 @dataclass(frozen=True)
@@ -39,12 +40,17 @@ class FailedRecheck:
                 "worker": self.worker, "reason": self.reason}
 
 
-def answers_of(repo: Repository, contract_sha: str, session_id: int | None, worker: str) -> list[CandidateRecord]:
-    """Return the memory rows of session `session_id` whose outcome `worker` produced (meta.checked_by), oldest first."""
+def answers_of(repo: Repository, contract_sha: str, worker: str) -> list[CandidateRecord]:
+    """Return the lineage's memory rows, of every session, whose outcome `worker` produced (meta.checked_by) and that
+    no earlier quarantine re-check has dealt with yet (superseded: meta.recheck_of; marked: recheck_failed_commit),
+    oldest first."""
     with Session(repo.engine) as s:
-        rows = s.exec(select(CandidateRow.id, CandidateRow.proposer_meta).where(
-            CandidateRow.contract_sha == contract_sha, CandidateRow.session_id == session_id).order_by(CandidateRow.id))
-        ids = [i for i, meta in rows if _meta(meta).get(CHECKED_BY) == worker]
+        rows = list(s.exec(select(CandidateRow.id, CandidateRow.proposer_meta).where(
+            CandidateRow.contract_sha == contract_sha, CandidateRow.proposer_meta.contains(CHECKED_BY))
+            .order_by(CandidateRow.id)))
+    metas = [(int(i), _meta(meta)) for i, meta in rows]
+    done = {m.get(RECHECK_OF) for _, m in metas if m.get(RECHECK_OF) is not None}
+    ids = [i for i, m in metas if m.get(CHECKED_BY) == worker and i not in done]
     return [r for r in (repo.candidate(i) for i in ids) if r is not None]
 
 
@@ -61,6 +67,32 @@ def failed_rechecks(engine: Engine, contract_sha: str) -> list[FailedRecheck]:
             if isinstance(m.get(FAILED_COMMIT), str):
                 why = _meta_list(reasons)
                 out.append(FailedRecheck(int(cid), sid, m[FAILED_COMMIT], str(m.get(WORKER)), why[0] if why else ""))
+    return out
+
+
+def checked_payloads(engine: Engine, contract_sha: str) -> set[str]:
+    """Return the payload sha256s of the lineage's memory rows that count for the exact-repeat rule: every row but
+    a remote worker's answer the session took on its word (meta.unverified_remote), so that a lying worker cannot
+    keep a payload from ever being checked again."""
+    out: set[str] = set()
+    with Session(engine) as s:
+        for sha, meta in s.exec(select(CandidateRow.payload_sha, CandidateRow.proposer_meta)
+                                .where(CandidateRow.contract_sha == contract_sha)):
+            if UNVERIFIED not in (meta or "") or _meta(meta).get(UNVERIFIED) is not True:
+                out.add(sha)
+    return out
+
+
+def resting_on_failed(repo: Repository, contract_sha: str) -> set[str]:
+    """Return the hashes of the commits that failed a quarantine re-check and of every later commit of the lineage
+    (the chain is linear: each later commit rests on them), so that no view, export or reward reference shows one
+    as verified."""
+    failed = {f.commit for f in failed_rechecks(repo.engine, contract_sha)}
+    out: set[str] = set()
+    if failed:
+        for c in repo.commits(contract_sha):
+            if c.hash in failed or out:
+                out.add(c.hash)
     return out
 
 

@@ -418,7 +418,10 @@ class Repository:
                 arts[name] = json.loads(art.content) if art else {"$missing_artifact": ref["$artifact"]}
             d["artifacts"] = arts
             d["timings"] = json.loads(row.timings or "{}")
-            evidence = Evidence.from_json(d)
+            try:
+                evidence = Evidence.from_json(d)
+            except ArithmeticError as e:  # an edited bound "1/0": a decode error (ValueError) every reader reports
+                raise ValueError(f"memory row {row.id}: evidence has an unreadable number ({e})") from None
         return CandidateRecord(
             id=int(row.id), session_id=row.session_id, head_commit=row.head_commit, payload=json.loads(row.payload),
             payload_sha=row.payload_sha, proposer=row.proposer, meta=json.loads(row.proposer_meta), label=row.label,

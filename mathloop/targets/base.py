@@ -80,6 +80,9 @@ class Target(ABC):
     # Obligations whose rank counts the work left and which may stay UNKNOWN while the bounds that depend on
     # them count (OpenByDesign.progress), e.g. ("blocks",). Default: none, every upstream check must be PROVED.
     progress_measures: ClassVar[tuple[str, ...]] = ()
+    # Whether this target's checker decides its bound obligations by the contract's `goal` (UNKNOWN: "certified,
+    # short of the goal"). Opt-in: without it a `goal` a user contract adds opens nothing (OpenByDesign.goals).
+    decides_by_goal: ClassVar[bool] = False
     # The contract files this target ships, by file name (`levinson-conrey.toml` is the contract `levinson-conrey`):
     # mathloop's own targets' files are in `obligations/` (the package `mathloop.obligations`). Empty (a plug-in's
     # default): every `*.toml` in the `contracts/` folder of the target's own package.
@@ -111,12 +114,14 @@ class Target(ABC):
     def open_by_design(cls, contract: Contract) -> OpenByDesign:
         """Return which obligations of `contract` may be open while a certified bound resting on them counts.
 
-        Default: goals are the bound obligations whose contract bound sets a `goal` (the contract's own typed
-        declaration that such an obligation is discharged exactly when the goal is reached); progress measures
-        are the class's `progress_measures` that the contract has. Override to declare fewer.
+        Default: for a class that `decides_by_goal`, goals are the bound obligations whose contract bound sets a
+        `goal` (such an obligation is discharged exactly when the goal is reached); for any other class none, so a
+        `goal` added by a user contract opens no obligation. Progress measures are the class's
+        `progress_measures` that the contract has. Override to declare fewer.
         """
         ids = {o.id for o in contract.checked}
-        return OpenByDesign(goals=frozenset(o.id for o in contract.checked if o.bound is not None and o.bound.goal is not None),
+        goals = frozenset(o.id for o in contract.checked if o.bound is not None and o.bound.goal is not None)
+        return OpenByDesign(goals=goals if cls.decides_by_goal is True else frozenset(),
                             progress=frozenset(p for p in cls.progress_measures if p in ids))
 
     @classmethod

@@ -75,15 +75,26 @@ def rests_on(contract: Contract | None) -> Safe:
                 titles="; ".join(h.title for h in contract.hypotheses))
 
 
+def failed_note(failed: Sequence[str]) -> Safe:
+    """Return the warning that the head rests on commits that failed their quarantine re-check (empty if none)."""
+    if not failed:
+        return Safe("")
+    return fill('<div class="error failed-recheck">NOT VERIFIED: the head rests on commit(s) {c} that failed the '
+                'session\'s re-check (a quarantined worker\'s answer; `mathloop audit` fails this lineage)</div>',
+                c=", ".join(h[:12] for h in failed))
+
+
 def index_page(lines: list[tuple[Lineage, Contract | None]], store: str) -> str:
     rows = []
     for lin, contract in lines:
         head = lin.head
         bounds = bound_text(contract, json.loads(head.bounds)) if head else "no commits yet"
         rows.append(fill('<tr><td><a class="target" href="/t/{sha}">{name}</a></td><td>{impl}</td><td><code>{short}</code></td>'
-                         '<td>{n}</td><td><span class="bounds">{bounds}</span>{given}</td><td>{head}</td><td>{labels}</td></tr>',
+                         '<td>{n}</td><td><span class="bounds">{bounds}</span>{failed}{given}</td><td>{head}</td>'
+                         '<td>{labels}</td></tr>',
                          sha=lin.sha256, name=lin.name, impl=lin.target, short=lin.sha256[:12], n=lin.commits,
-                         bounds=bounds, given=rests_on(contract), head=(head.created_at[:19] if head else "-"),
+                         bounds=bounds, failed=failed_note(lin.failed), given=rests_on(contract),
+                         head=(head.created_at[:19] if head else "-"),
                          labels=", ".join(f"{k} {v}" for k, v in sorted(lin.labels.items())) or "-"))
     table = fill('<table id="targets"><tr><th>target</th><th>implementation</th><th>contract</th><th>commits</th>'
                  '<th>certified at the head</th><th>head committed</th><th>labels</th></tr>{rows}</table>',
@@ -103,10 +114,11 @@ def target_page(lin: Lineage, contract: Contract | None, commits: list[CommitRec
                          '<td>{at}</td><td>{label}</td><td>{bounds}</td><td>{lean}</td>'
                          '<td><a href="/t/{sha}/graph?commit={h}">graph</a></td></tr>',
                          seq=c.seq, h=c.hash, short=c.hash[:12], parent="-" if c.seq == 0 else c.parent[:12],
-                         at=c.created_at[:19], label=c.label, bounds=bound_text(contract, {k: str(v) for k, v in c.bounds.items()}),
+                         at=c.created_at[:19],
+                         label=f"{c.label} — FAILED its re-check" if c.hash in lin.failed else c.label, bounds=bound_text(contract, {k: str(v) for k, v in c.bounds.items()}),
                          lean=lean.get(c.hash, "pending"), sha=sha))
     body = fill(
-        '<h1>{name}</h1><p>{title}</p>{problem}<p class="bounds" id="head-bounds">{bounds}</p>{bracket}{steps}'
+        '<h1>{name}</h1><p>{title}</p>{problem}<p class="bounds" id="head-bounds">{bounds}</p>{failed}{bracket}{steps}'
         '<p class="given">rests on (taken as given): {given}</p>'
         '<p>contract <code>{sha}</code> · {n} commit(s) · head <code>{head}</code></p>'
         '<p><a id="graph-link" href="/t/{sha}/graph">obligation graph</a> · <a href="/t/{sha}/candidates">candidates</a> · '
@@ -122,7 +134,7 @@ def target_page(lin: Lineage, contract: Contract | None, commits: list[CommitRec
         steps=fill('<details id="bracket-history"><summary>bracket history ({k} moves)</summary><ul>{li}</ul></details>',
                    k=len(bracket_steps), li=join([fill("<li>{t}</li>", t=t) for t in bracket_steps]))
         if bracket_steps else Safe(""),
-        n=len(commits), head=head.hash if head else "-", rows=join(rows))
+        n=len(commits), head=head.hash if head else "-", rows=join(rows), failed=failed_note(lin.failed))
     return layout(lin.name, body)
 
 

@@ -16,6 +16,7 @@ from sqlmodel import Session, col, select
 from mathloop.contract import Contract, ContractError
 from mathloop.targets import load_file
 from mathloop.store.models import CandidateRow, CommitRow, ContractRow
+from mathloop.store.rechecks import failed_rechecks
 from mathloop.store.repository import Repository
 from mathloop.view.counts import lineage_counts
 
@@ -31,6 +32,7 @@ class Lineage:
     commits: int
     head: CommitRow | None
     labels: dict[str, int]
+    failed: tuple[str, ...] = ()  # commits that failed a quarantine re-check (store/rechecks): the head rests on them
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,9 @@ def lineages(repo: Repository, sha: str | None = None) -> list[Lineage]:
             head = s.exec(select(CommitRow).where(CommitRow.contract_sha == r.sha256)
                           .order_by(col(CommitRow.seq).desc()).limit(1)).first()
             counts = lineage_counts(repo.engine, r.sha256)
-            out.append(Lineage(r.sha256, r.name, r.target, r.created_at, counts.commits, head, dict(counts.labels)))
+            failed = tuple(f.commit for f in failed_rechecks(repo.engine, r.sha256))
+            out.append(Lineage(r.sha256, r.name, r.target, r.created_at, counts.commits, head, dict(counts.labels),
+                               failed))
     return out
 
 

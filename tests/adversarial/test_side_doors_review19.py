@@ -81,9 +81,6 @@ HOSTILE_NUMBERS = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="HOLE: outcome_from_bytes lets ZeroDivisionError (Fraction('1/0')) and "
-                   "OverflowError (float(10**400) of a timing) escape: it catches only StrictJSONError, "
-                   "UnicodeDecodeError and WireError, and evidence_from_json converts only ValueError")
 @pytest.mark.parametrize("kind", sorted(HOSTILE_NUMBERS))
 def test_a_reply_with_a_zero_denominator_or_an_overflowing_number_is_an_error_outcome(toy_contract, kind):
     blob = _reply_with(HOSTILE_NUMBERS[kind])(toy_contract, None, GOOD)
@@ -91,9 +88,6 @@ def test_a_reply_with_a_zero_denominator_or_an_overflowing_number_is_an_error_ou
     assert out.evidence is None and "unreadable outcome" in (out.error or "")
 
 
-@pytest.mark.xfail(strict=True, reason="HOLE: one hostile worker (authenticated or on loopback) ends the session "
-                   "with a traceback: DaskCheck.result calls outcome_from_bytes outside its try, and the parser raises "
-                   "ZeroDivisionError/OverflowError on 'bound 1/0' or a 400-digit timing, through Checker.take and the loop")
 @pytest.mark.parametrize("authenticated", [True, False], ids=["tls", "loopback"])
 @pytest.mark.parametrize("kind", sorted(HOSTILE_NUMBERS))
 def test_a_worker_sending_a_zero_denominator_cannot_end_the_session(toy_contract, repo, kind, authenticated):
@@ -125,10 +119,6 @@ def _forges_worse(contract, parent_state, payload) -> bytes:
 LIES = {"claims malformed": _claims_malformed, "forges a worse bound": _forges_worse}
 
 
-@pytest.mark.xfail(strict=True, reason="HOLE: Checker.take re-checks a worker's answer only when it would commit "
-                   "(or is labelled error): a worker that says `malformed`, or sends rule-valid evidence with a worse "
-                   "bound, has its label recorded as the verifier's (meta.checked_by = the worker), is never "
-                   "quarantined, and the loop's exact-repeat rule then never checks that payload again in the lineage")
 @pytest.mark.parametrize("authenticated", [True, False], ids=["tls", "loopback"])
 @pytest.mark.parametrize("lie", sorted(LIES))
 def test_a_worker_cannot_bury_a_good_candidate_by_lying_that_it_is_malformed_or_worse(toy_contract, repo, lie,
@@ -139,11 +129,19 @@ def test_a_worker_cannot_bury_a_good_candidate_by_lying_that_it_is_malformed_or_
     assert any(r.commit_hash for r in rows), [(r.label, r.meta, r.reasons) for r in rows]
 
 
-def test_a_worker_that_lies_about_a_good_candidate_is_recorded_under_its_own_name(toy_contract, repo):
-    # what holds today: the lie is at least attributed (meta.checked_by names the worker), never to the session
+def test_a_worker_that_lies_about_a_good_candidate_is_caught_and_named(toy_contract, repo):
+    # a remote `malformed` is parsed again in the session: the lie is caught, the worker named and quarantined
     _session(toy_contract, repo, RawReplyExecutor(_claims_malformed, authenticated=True), [GOOD])
     [row] = _rows(repo, toy_contract, GOOD)
-    assert row.label == Label.MALFORMED.value and WORKER in row.meta["checked_by"]
+    assert row.label == Label.CORRECT.value and row.commit_hash
+    assert row.meta["checked_by"].startswith("session (re-check") and WORKER in row.meta["checked_by"]
+    assert "quarantined" in row.meta["checked_by"]
+
+
+def test_a_worker_that_forges_a_worse_bound_is_marked_unverified_and_not_a_repeat(toy_contract, repo):
+    _session(toy_contract, repo, RawReplyExecutor(_forges_worse, authenticated=True), [GOOD])
+    [row] = _rows(repo, toy_contract, GOOD)
+    assert row.commit_hash is None and row.meta["unverified_remote"] is True and row.meta["checked_by"].endswith(WORKER)
 
 
 # -- 3. reading: an edited store must give a finding, never a traceback ---------------------------------------------
@@ -165,10 +163,6 @@ def _edit_bound(repo, candidate_id: int, value: str) -> None:
     con.close()
 
 
-@pytest.mark.xfail(strict=True, reason="HOLE: Repository._candidate_record decodes evidence with Evidence.from_json "
-                   "(Fraction(v) per bound); a committed row edited to bound '1/0' raises ZeroDivisionError, which "
-                   "_audit_one's `except (ValueError, KeyError, TypeError)` around repo.candidate does not catch: "
-                   "`audit` ends in a traceback instead of naming the edited row")
 def test_audit_names_a_committed_row_edited_to_a_zero_denominator(toy_contract, repo):
     root = _store(toy_contract, repo)[0]
     _edit_bound(repo, root.id, "1/0")
@@ -210,9 +204,6 @@ def test_audit_and_status_flag_a_commit_that_failed_its_recheck(toy_contract, re
     assert [f.commit for f in failed_rechecks(repo.engine, toy_contract.sha256)] == [failed_recheck_store]
 
 
-@pytest.mark.xfail(strict=True, reason="HOLE: the web view never reads store/rechecks.failed_rechecks: the index and the "
-                   "lineage page show the forged commit as `correct value ≥ 0.350000` (true value 0.3) and the head "
-                   "with no mark, while `audit` fails the lineage from that commit and `status` shows it")
 def test_the_web_view_marks_a_commit_that_failed_its_recheck(toy_contract, repo, failed_recheck_store):
     import html
     import re
@@ -227,9 +218,6 @@ def test_the_web_view_marks_a_commit_that_failed_its_recheck(toy_contract, repo,
         assert "re-check" in text and failed_recheck_store[:12] in text, url
 
 
-@pytest.mark.xfail(strict=True, reason="HOLE: export/records.py exports the forged commit's memory row with label "
-                   "`correct` and its forged evidence, nothing on the record saying it failed the re-check (the marker is "
-                   "another record, the `error` row, that a consumer has to join by meta.recheck_failed_commit)")
 def test_exported_records_do_not_present_a_commit_that_failed_its_recheck_as_correct(toy_contract, repo,
                                                                                      failed_recheck_store):
     from mathloop.export.records import records
@@ -471,10 +459,6 @@ def _forge_checked(repo, contract, commit, artifact):
         artifact_sha256=artifact, file_sha256s={"Mathloop/Commit.lean": "f" * 64}, seconds=0.1))
 
 
-@pytest.mark.xfail(strict=True, reason="HOLE: lean/attest.verify_chain compares a `checked` attestation's "
-                   "artifact_sha256 with today's rendering, and a commit that renders nothing gives None: an appended, "
-                   "correctly chained `checked` whose body says artifact_sha256 = null matches it, so `audit` passes and "
-                   "`status` shows Lean `checked` for a commit no Lean file was ever rendered for")
 def test_a_checked_attestation_for_a_commit_that_renders_nothing_is_refused(toy_contract, repo):
     from mathloop.lean import attest
 
@@ -510,10 +494,6 @@ def _forging_session(contract, repo, draws, proposals):
     return summary, checker
 
 
-@pytest.mark.xfail(strict=True, reason="HOLE: search/quarantine.recheck_answers re-checks only the quarantined worker's "
-                   "answers of the current session (store/rechecks.answers_of filters on session_id): the same worker's "
-                   "forged commit from an earlier session (not drawn by --recheck then) stays unmarked; `run` exits 0, "
-                   "`status` and the web show it, later sessions extend it, and only a full `audit` re-check finds it")
 def test_a_worker_caught_later_has_its_forged_commits_of_earlier_sessions_marked(toy_contract, repo):
     from tests.support.forging_executor import FORGER
 
@@ -539,18 +519,16 @@ def test_a_full_audit_recheck_finds_a_forged_commit_of_an_earlier_session(toy_co
 # -- 10. goals are declared by the user's contract, not by the target class -----------------------------------------
 class Doubtful(OpenGoalTarget):
     """A plug-in whose bound obligation is UNKNOWN when it could not fully verify the value (it still reports the
-    value it computed), and which relies on the default open_by_design: it declares no goal of its own."""
+    value it computed), and which relies on the default open_by_design: it does not decide by goals (it reuses
+    open-goal's checks only)."""
 
     name = "doubtful"
+    decides_by_goal = False
 
 
 NO_GOAL = OPEN_CONTRACT.replace('"open-goal"', '"doubtful"').replace('goal = "9/10"\n', "")
 
 
-@pytest.mark.xfail(strict=True, reason="HOLE (design): Target.open_by_design's default takes its goals from the "
-                   "contract's bound `goal`, which a user contract may add to any bound: a user contract then opens a "
-                   "bound obligation the target class never declared open (rules.py's docstring says the declaration is "
-                   "read from the target's class), and an UNKNOWN bound obligation with a value counts")
 def test_a_user_contract_cannot_open_a_bound_obligation_by_adding_a_goal(monkeypatch, tmp_path):
     _register(monkeypatch, "doubtful", "Doubtful")
     plain, with_goal = tmp_path / "plain.toml", tmp_path / "goal.toml"
@@ -562,11 +540,6 @@ def test_a_user_contract_cannot_open_a_bound_obligation_by_adding_a_goal(monkeyp
     assert evidence_problems(c_goal, ev)  # the user's goal must not change that
 
 
-@pytest.mark.xfail(strict=True, reason="HOLE (usability, same root): a user copy of pair-correlation that adds a "
-                   "`goal` to its bound is loaded without complaint, but the target's checker always says PROVED for "
-                   "the bound obligation, so the goal rule refuses its honest seed (`PROVED (goal reached) while ... "
-                   "short of the goal`): every candidate of that lineage is an `error`; the contract should be refused "
-                   "at load (exit 2) or the goal ignored for a target that does not decide by it")
 def test_a_goal_on_a_target_that_does_not_decide_by_goals_is_refused_at_load_or_harmless(tmp_path):
     from mathloop.contract.model import ContractError
 
@@ -588,14 +561,21 @@ def _claims_interrupted(contract, parent_state, payload) -> bytes:
     return b'{"error":"cut by the session time limit","interrupted":true}'
 
 
-@pytest.mark.xfail(strict=True, reason="HOLE (low): Checker.take returns a worker's `interrupted` outcome as is (no "
-                   "re-check), even in a session with no --time-limit: a worker can make every candidate vanish unjudged "
-                   "and unrecorded, counted in the summary as `interrupted` (\"cut by the time limit\")")
 @pytest.mark.parametrize("authenticated", [True, False], ids=["tls", "loopback"])
 def test_a_worker_cannot_make_a_candidate_vanish_by_claiming_it_was_interrupted(toy_contract, repo, authenticated):
     summary = _session(toy_contract, repo, RawReplyExecutor(_claims_interrupted, authenticated=authenticated), [GOOD])
     assert summary.interrupted == 0
     assert any(r.commit_hash for r in _rows(repo, toy_contract, GOOD))
+
+
+def test_a_worker_interrupted_claim_is_believed_once_the_session_deadline_has_passed(toy_contract):
+    import time
+
+    executor = RawReplyExecutor(_claims_interrupted, authenticated=True)
+    with Checker(toy_contract, target=build_target(toy_contract), executor=executor, runner=InProcessRunner()) as c:
+        c.set_deadline(time.monotonic() - 1)
+        out, decision = c.take(c.submit(None, GOOD), None, GOOD, None)
+    assert out.interrupted and decision is None
 
 
 def test_a_worker_error_is_rechecked_by_the_session(toy_contract, repo):
@@ -642,9 +622,6 @@ def _lying_cluster(lie: str):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="HOLE: a real loopback dask worker whose reply carries bound '1/0' ends "
-                   "`mathloop run` with a ZeroDivisionError traceback (exit 1) instead of a normal session whose "
-                   "candidates the session checked itself")
 def test_mathloop_run_survives_a_real_worker_sending_a_zero_denominator(tmp_path):
     pytest.importorskip("distributed")
     from tests.integration.cli import mathloop
@@ -658,10 +635,6 @@ def test_mathloop_run_survives_a_real_worker_sending_a_zero_denominator(tmp_path
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stdout[-2000:] + proc.stderr[-2000:]
 
 
-@pytest.mark.xfail(strict=True, reason="HOLE: env/reference.store_reference (Environment's `reference=StoreCommit(db, "
-                   "commit)`) never reads store/rechecks.failed_rechecks: a commit that failed its quarantine re-check "
-                   "(forged bound 35/100 for x = 3/10) is accepted as the reference that rewards are scored against; "
-                   "`run` refuses to extend that lineage, the reward environment does not")
 def test_a_commit_that_failed_its_recheck_is_refused_as_a_reward_reference(toy_contract, repo, failed_recheck_store):
     from mathloop.env.reference import ReferenceError, StoreCommit, reference_state
 
@@ -690,12 +663,6 @@ def first_ceiling(monkeypatch):
     bracket._partner_contract.cache_clear()
 
 
-@pytest.mark.xfail(strict=True, reason="HOLE: check/bracket.pairs() takes `ceiling_of` from every registered class and "
-                   "pair_of() returns the first pair in key order: a plug-in that declares itself a ceiling of the shipped "
-                   "pair-correlation-rh under a key sorting before 'pair-correlation-rh-ceiling' replaces the shipped "
-                   "ceiling as that lineage's bracket partner, so the shipped primal's gate limits (loop, check, audit, "
-                   "Environment) and the bracket shown by status/web come from the plug-in's lineage, and the shipped "
-                   "ceiling's guard is off")
 def test_a_plugin_cannot_replace_a_shipped_targets_bracket_partner(first_ceiling):
     from mathloop.check.bracket import pair_of
 
@@ -707,3 +674,26 @@ def test_without_plugins_the_shipped_primal_is_bracketed_by_the_shipped_ceiling(
     from mathloop.check.bracket import pair_of
 
     assert pair_of(load_contract("pair-correlation-rh"))[2] == "pair-correlation-rh-ceiling"
+
+
+class CeilingA(OpenGoalTarget):
+    name = "ceiling-a"
+    ceiling_of = ("plug-primal", "value", "value")
+
+
+class CeilingB(CeilingA):
+    name = "ceiling-b"
+
+
+def test_a_primal_with_two_ceilings_is_refused_naming_both(monkeypatch, toy_contract):
+    from mathloop.check import bracket
+    from mathloop.contract.model import ContractError
+
+    for key, cls in (("plug-primal", "OpenGoalTarget"), ("ceiling-a", "CeilingA"), ("ceiling-b", "CeilingB")):
+        _register(monkeypatch, key, cls)  # all three from one distribution ("tests"): both claims count
+    bracket.pairs.cache_clear()
+    try:
+        with pytest.raises(ContractError, match="ceiling-a, ceiling-b"):
+            bracket.pair_of(replace(toy_contract, target="plug-primal"))
+    finally:
+        bracket.pairs.cache_clear()

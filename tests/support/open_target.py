@@ -101,6 +101,7 @@ class OpenGoalTarget(Target):
     version = "1"
     checks = {"parse": Trust.EXACT, "exact": Trust.EXACT, "coverage": Trust.EXACT}
     progress_measures = ("coverage",)
+    decides_by_goal = True  # value-bound is UNKNOWN short of the goal
 
     def parse(self, payload: Any) -> dict:
         if not isinstance(payload, dict) or not isinstance(payload.get("x"), str) or len(payload["x"]) > 40:

@@ -31,6 +31,7 @@ class CriticalLineZeros(Target):
     """Every zero of zeta with 0 < t <= T is on the critical line, T pushed up chunk by chunk."""
 
     name: ClassVar[str] = "critical-line-zeros"
+    decides_by_goal: ClassVar[bool] = True  # its bound obligation is UNKNOWN short of the contract's goal
     contract_files: ClassVar[tuple[str, ...]] = ("critical-line-zeros.toml", "critical-line-zeros-compact.toml")  # in obligations/
     version: ClassVar[str] = "2"
     checks: ClassVar[Mapping[str, Trust]] = {c: Trust.RIGOROUS for c in _CHECKERS}

@@ -42,6 +42,7 @@ class FengPrzz(Target):
     """Checks (P₁..P_K, Q, R) for the PRZZ/Feng lower bound on the proportion of zeros on the line."""
 
     name: ClassVar[str] = "feng-przz"
+    decides_by_goal: ClassVar[bool] = True  # its bound obligation is UNKNOWN short of the contract's goal
     contract_files: ClassVar[tuple[str, ...]] = ("feng-przz.toml",)  # in obligations/
     lean_modules: ClassVar[tuple[str, ...]] = ("Mathloop.FengPrzz",)  # in lean/Mathloop/
     version: ClassVar[str] = "1"

@@ -30,6 +30,7 @@ class LevinsonConrey(Target):
     """Checks (P, Q, R) for the Levinson–Conrey lower bound on the proportion of zeros on the line."""
 
     name: ClassVar[str] = "levinson-conrey"
+    decides_by_goal: ClassVar[bool] = True  # its bound obligation is UNKNOWN short of the contract's goal
     contract_files: ClassVar[tuple[str, ...]] = ("levinson-conrey.toml", "levinson.toml")  # in obligations/
     lean_modules: ClassVar[tuple[str, ...]] = ("Mathloop.LevinsonConrey",)  # in lean/Mathloop/
     version: ClassVar[str] = "1"

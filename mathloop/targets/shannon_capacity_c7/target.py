@@ -33,6 +33,7 @@ class ShannonCapacityC7(Target):
     """Checks independent sets of C7^⊠n; the bound is the grid-rounded |S|^{1/n}."""
 
     name: ClassVar[str] = "shannon-capacity-c7"
+    decides_by_goal: ClassVar[bool] = True  # its bound obligation is UNKNOWN short of the contract's goal
     contract_files: ClassVar[tuple[str, ...]] = ("shannon-capacity-c7.toml",)  # in obligations/
     lean_modules: ClassVar[tuple[str, ...]] = ("Mathloop.ShannonC7",)  # in lean/Mathloop/
     version: ClassVar[str] = "1"

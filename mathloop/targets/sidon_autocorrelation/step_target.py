@@ -25,6 +25,7 @@ class StepFunctionTarget(Target):
     """A constant bounded by the exact value of a step function with n equal steps (minimised)."""
 
     lean_modules: ClassVar[tuple[str, ...]] = ("Mathloop.StepFunctions",)  # in lean/Mathloop/
+    decides_by_goal: ClassVar[bool] = True  # its bound obligation is UNKNOWN short of the contract's goal
     admissible_check: ClassVar[str]
     value_check: ClassVar[str]
     bound_name: ClassVar[str]
