@@ -248,6 +248,8 @@ commit rule (strict progress in the product order of ranks and certified bounds)
 `reward` is the reward table below applied to the label{' (plus the scaled certified gain)' if rewards.gain_scale else ''}:
 `{json.dumps(rewards.to_json(), sort_keys=True)}`. `malformed` rows failed extraction, the schema or a limit;
 `error` rows are checker failures (timeouts, crashes), not properties of the candidate.
+`recheck_failed` is true for a row whose commit (or the head it was judged against) failed the session's
+re-check of a quarantined worker: do not train on it as verified.
 
 ## Hypotheses every certified bound rests on
 
