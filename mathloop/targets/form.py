@@ -28,6 +28,8 @@ class ProposalForm:
         from_payload: stored payload/state -> the reply form (for the prompt), None when it has no such form.
         explanation: what the fields mean (shown in the prompt; empty for the identity).
         edits: True when a reply is an edit of the head: `to_payload(reply, head_state)` then (see `map`).
+        as_edit: (payload, head state) -> the payload as an edit of the head (the history in an edit form's terms),
+            None when it has none; None for forms that are not edits.
     """
 
     name: str
@@ -36,6 +38,7 @@ class ProposalForm:
     from_payload: Callable[[Mapping[str, Any]], Any]
     explanation: str = ""
     edits: bool = False
+    as_edit: Callable[[Mapping[str, Any], Mapping[str, Any]], Any] | None = None
 
     @property
     def identity(self) -> bool:

@@ -134,3 +134,16 @@ def test_the_step_pattern_is_what_the_parser_reads():
     assert "(?" not in pattern  # no lookaheads: llama.cpp's grammar converter reads alternations only
     for ok in ("0", "-0", "0.2", "-0.200", "0.05", "-0.199", "0.1"):
         FORM.map({"dS": [], "dT": [], "dR": ok}, SEED)
+
+
+def test_the_history_shows_each_attempt_as_the_edit_of_the_head_that_gives_it():
+    from mathloop.domain import Head, Label, Rejection
+    from mathloop.propose.base import Context
+    from mathloop.propose.prompt import build_messages
+
+    tried = FORM.map({"dS": ["-0.2"], "dT": ["0", "-0.1"], "dR": "0.05"}, SEED)
+    ctx = Context(CONTRACT, Head("c" * 64, 0, SEED, {}, {}), ("kappa-bound",),
+                  (Rejection(tried, Label.REGRESSION, ("kappa 0.39 is below the head's",)),), frozenset(), 0, 1)
+    user = build_messages(ctx, FORM.schema, rejections=4, form=FORM)[1]["content"]
+    assert '- regression: {"dR": "0.05", "dS": ["-0.2"], "dT": ["0", "-0.1"]} -> kappa 0.39' in user
+    assert FORM.map(FORM.as_edit(tried, SEED), SEED) == tried  # the line is a reply that gives the attempt again

@@ -73,7 +73,7 @@ def test_the_prompt_shows_the_head_and_a_history_table_in_the_form_most_informat
     assert json.dumps({"R": "1.3", "S": ["0"], "T": ["0.5"]}, sort_keys=True) in user
     assert "P(x) = x + x(1-x)*S(x)" in user and "Edit the head above" in user
     lines = [line for line in user.splitlines() if line.startswith("- regression:") or line.startswith("- malformed:")]
-    assert lines[0].startswith('- regression: {"R": "1.875", "S": ["0"], "T": ["0.5"]} -> kappa 0.2011')
+    assert lines[0].startswith('- regression: {"dR": "0.575", "dS": [], "dT": []} -> kappa 0.2011')  # as an edit
     assert lines[1].startswith("- malformed:")
 
 

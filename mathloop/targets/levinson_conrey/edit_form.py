@@ -35,7 +35,8 @@ EXPLANATION = """The form (every candidate of it meets P(0)=0, P(1)=1, Q(0)=1 an
 Reply with CHANGES to the head, not new values: {"dS": [...], "dT": [...], "dR": "..."}.
   dS[k] is added to S[k], dT[k] to T[k], dR to R; every change lies between -0.2 and 0.2 (e.g. "-0.1", "0.05", "0").
   Leave a list short to keep the rest unchanged. One entry past the end of S or T appends a new entry (a higher degree).
-Try moving S[0], T[0] and R, and T[1] (append to T); keep what raised kappa, undo what lowered it."""
+Change only one or two numbers per reply and leave the others "0". Changes can be negative: when a change lowered
+kappa, try the opposite sign. The earlier attempts below are written as changes of the head."""
 
 
 def _clamp(v: Fraction, lo: Fraction, hi: Fraction) -> Fraction:
@@ -78,6 +79,24 @@ class LevinsonEditForm:
         R2 = _clamp(R + dR, R_LOW, R_HIGH)
         return self.absolute.payload_of(S2, T2, R2)
 
+    def as_edit(self, payload: Mapping[str, Any], head: Mapping[str, Any]) -> dict[str, Any] | None:
+        """Return `payload` as the edit {"dS", "dT", "dR"} of `head` (display: 6 places), None without S/T/R forms."""
+        p, h = self.absolute.from_payload(payload), self.absolute.from_payload(head)
+        if p is None or h is None:
+            return None
+
+        def diff(a: list[str], b: list[str]) -> list[str]:
+            n = max(len(a), len(b))
+            x = [Fraction(v) for v in a] + [Fraction(0)] * (n - len(a))
+            y = [Fraction(v) for v in b] + [Fraction(0)] * (n - len(b))
+            d = [u - w for u, w in zip(x, y)]
+            while d and d[-1] == 0:
+                d.pop()
+            return [ENTRY.show(v) for v in d]
+
+        return {"dS": diff(p["S"], h["S"]), "dT": diff(p["T"], h["T"]),
+                "dR": ENTRY.show(Fraction(p["R"]) - Fraction(h["R"]))}
+
     def form(self) -> ProposalForm:
         return ProposalForm("levinson-conrey S/T/R edits", self.schema(), self.to_payload, self.absolute.from_payload,
-                            EXPLANATION, edits=True)
+                            EXPLANATION, edits=True, as_edit=self.as_edit)
