@@ -192,7 +192,8 @@ class Environment:
         except NotJSON as e:  # the same wording the model proposer records
             return self._malformed(f"no usable JSON: {e}")
         try:
-            payload, _ = self.reader.payload(payload)  # the full candidate, as the model proposer stores it
+            # the full candidate, as the model proposer stores it (an edit form edits the reference head)
+            payload, _ = self.reader.payload(payload, self.reference.head.state)
         except ValueError as e:
             return self._malformed(str(e))
         return payload_sha(payload), payload

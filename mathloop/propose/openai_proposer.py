@@ -286,7 +286,7 @@ class OpenAIProposer:
         if claims:
             meta["claims"] = claims
         try:
-            mapped, by_form = self.reader.payload(payload)
+            mapped, by_form = self.reader.payload(payload, ctx.head.state if ctx.head else None)
         except ValueError as e:
             meta["form"], meta["model_reply"] = self.reader.form.name, payload
             return Proposal(payload, self.name, meta, malformed=str(e))

@@ -101,14 +101,29 @@ def _in_form(form: Any, payload: Any) -> Any:
     return payload if shown is None else shown
 
 
-def history_text(rejections: tuple[Rejection, ...], form: Any) -> str:
-    """Return one line per earlier attempt, in the proposal form, most informative first, each bounded."""
+def _as_edit(form: Any, payload: Any, head: Any) -> Any:
+    """Return a stored payload as an edit of the head (edit forms), else None."""
+    if getattr(form, "as_edit", None) is None or not isinstance(payload, Mapping) or not isinstance(head, Mapping):
+        return None
+    try:
+        return form.as_edit(payload, head)
+    except (ValueError, ArithmeticError, TypeError):
+        return None
+
+
+def history_text(rejections: tuple[Rejection, ...], form: Any, head: Any = None) -> str:
+    """Return one line per earlier attempt, in the proposal form, most informative first, each bounded.
+
+    With an edit form and the head, an attempt is shown as the edit of the head that gives it (what a reply writes).
+    """
     order = sorted(range(len(rejections)), key=lambda i: (_INFORMATIVE.get(str(rejections[i].label), 5), i))
     lines = []
     for i in order:
         r = rejections[i]
         why = _clip(str(r.reasons[0]), _REASON_CHARS) if r.reasons else "(none given)"
-        lines.append(f"- {r.label}: {_json_text(_in_form(form, r.payload), _PAYLOAD_CHARS)} -> {why}")
+        edit = _as_edit(form, r.payload, head)
+        shown = _in_form(form, r.payload) if edit is None else edit
+        lines.append(f"- {r.label}: {_json_text(shown, _PAYLOAD_CHARS)} -> {why}")
     return "\n".join(lines)
 
 
@@ -135,7 +150,7 @@ def build_messages(ctx: Context, schema: Mapping[str, Any], *, rejections: int, 
     shown = ctx.rejections[: max(0, rejections)]
     if parametrised:
         head_state = _json_text(_in_form(form, dict(ctx.head.state)), _STATE_CHARS) if ctx.head else "(empty)"
-        refused = history_text(shown, form) if shown else "none yet"
+        refused = history_text(shown, form, dict(ctx.head.state) if ctx.head else None) if shown else "none yet"
         head_state += "\n\n" + template("form.md").substitute(explanation=form.explanation.strip()).strip()
     else:
         head_state = _json_text(dict(ctx.head.state), _STATE_CHARS) if ctx.head else "(empty)"

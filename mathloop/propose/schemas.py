@@ -61,11 +61,14 @@ class ReplyReader:
         except (ValueError, ArithmeticError, TypeError):  # Malformed is a ValueError: nothing to compare
             return payload
 
-    def payload(self, reply: Any) -> tuple[Any, bool]:
-        """Return (payload, whether the form mapped it). Raises ValueError("reply off the form (NAME): why")."""
+    def payload(self, reply: Any, head: Mapping[str, Any] | None = None) -> tuple[Any, bool]:
+        """Return (payload, whether the form mapped it); an edit form edits `head` (the head's state).
+
+        Raises ValueError("reply off the form (NAME): why").
+        """
         if self.form is None or self.is_full_payload(reply):
             return reply, False
         try:
-            return self.form.to_payload(reply), True
+            return self.form.map(reply, head), True
         except ValueError as e:  # Malformed: the reply is off the form's schema
             raise ValueError(f"reply off the form ({self.form.name}): {e}") from None

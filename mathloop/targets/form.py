@@ -27,6 +27,9 @@ class ProposalForm:
         to_payload: reply -> full canonical candidate payload; raises Malformed("<field>: why") off the schema.
         from_payload: stored payload/state -> the reply form (for the prompt), None when it has no such form.
         explanation: what the fields mean (shown in the prompt; empty for the identity).
+        edits: True when a reply is an edit of the head: `to_payload(reply, head_state)` then (see `map`).
+        as_edit: (payload, head state) -> the payload as an edit of the head (the history in an edit form's terms),
+            None when it has none; None for forms that are not edits.
     """
 
     name: str
@@ -34,10 +37,16 @@ class ProposalForm:
     to_payload: Callable[[Any], Any]
     from_payload: Callable[[Mapping[str, Any]], Any]
     explanation: str = ""
+    edits: bool = False
+    as_edit: Callable[[Mapping[str, Any], Mapping[str, Any]], Any] | None = None
 
     @property
     def identity(self) -> bool:
         return self.name == "identity"
+
+    def map(self, reply: Any, head: Mapping[str, Any] | None = None) -> Any:
+        """Return the full candidate for a reply (an edit form applies it to `head`). Raises Malformed."""
+        return self.to_payload(reply, head) if self.edits else self.to_payload(reply)
 
 
 def identity_form(schema: Mapping[str, Any]) -> ProposalForm:
@@ -116,10 +125,41 @@ def _digit_class(lo: int, hi: int) -> str:
 
 
 @dataclass(frozen=True)
+class Step:
+    """A signed decimal step |d| <= tenths/10 with at most `places` places ("0", "-0.05", "0.2"): an edit's size.
+
+    Written without lookaheads (llama.cpp's grammar converter reads alternations only).
+    """
+
+    tenths: int = 2
+    places: int = 3
+
+    @property
+    def bound(self) -> Fraction:
+        return Fraction(self.tenths, 10)
+
+    @property
+    def pattern(self) -> str:
+        d, p = self.tenths, self.places
+        return f"^-?0([.]({_digit_class(0, d - 1)}[0-9]{{0,{p - 1}}}|{d}0{{0,{p - 1}}}))?$"
+
+    def schema(self) -> dict[str, Any]:
+        return {"type": "string", "pattern": self.pattern, "maxLength": self.places + 3}
+
+    def parse(self, field: str, value: Any) -> Fraction:
+        """Return the exact step. Raises Malformed naming the field and the allowed spelling."""
+        if not isinstance(value, str) or not re.fullmatch(self.pattern, value):
+            got = repr(value[:24]) if isinstance(value, str) else type(value).__name__
+            raise Malformed(f"{field}: must be a decimal step between -{self.bound} and {self.bound} with at most "
+                            f"{self.places} places (e.g. \"-0.05\"), got {got}")
+        return Fraction(value)
+
+
+@dataclass(frozen=True)
 class DecimalList:
     """A list of decimals of length between min_items and max_items."""
 
-    item: Decimal
+    item: "Decimal | Step"
     min_items: int
     max_items: int
 

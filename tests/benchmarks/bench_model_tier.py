@@ -123,7 +123,8 @@ def session(target: str, proposer: str, model: str | None, base_url: str | None,
         raise SystemExit(f"{tag}: mathloop run failed ({run.returncode}):\n{run.stdout[-2000:]}\n{run.stderr[-2000:]}")
     records_file = workdir / f"{tag}.jsonl"
     mathloop("export", target, "--records", str(records_file), "--db", str(db), env=env)
-    if args.keep:
+    if args.keep:  # created here: a missing directory lost a finished session's table (measured)
+        Path(args.keep).mkdir(parents=True, exist_ok=True)
         (Path(args.keep) / f"{tag}.jsonl").write_bytes(records_file.read_bytes())
     records = [json.loads(x) for x in records_file.read_text().splitlines()]
     status = json.loads(mathloop("status", target, "--db", str(db), "--json", env=env).stdout)

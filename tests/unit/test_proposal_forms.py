@@ -9,11 +9,11 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from mathloop.targets import build_target, load_contract
 from mathloop.targets.base import Malformed
 from mathloop.targets.levinson_conrey import admissibility
-from mathloop.targets.levinson_conrey.form import expand
+from mathloop.targets.levinson_conrey.form import LevinsonForm, expand
 from mathloop.targets.polynomial import evaluate
 
 LC = build_target(load_contract("levinson-conrey"))
-FORM = LC.proposal_form()
+FORM = LevinsonForm(LC.settings.limits.max_degree, LC.parse).form()  # absolute S/T/R (the edit form: _edits.py)
 
 
 def replies(form):

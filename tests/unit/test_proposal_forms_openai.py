@@ -23,22 +23,37 @@ def _proposer(srv, **kw):
     return build_openai_proposer(CONTRACT, TARGET, opts)
 
 
-def test_a_form_reply_is_stored_as_the_full_exact_candidate_with_the_reply_in_meta():
+def test_an_edit_reply_is_applied_to_the_head_and_stored_as_the_full_exact_candidate():
+    reply = {"dS": ["-0.2"], "dT": ["0.1", "-0.1"], "dR": "-0.1"}  # S = [-0.2], T = [0.6, -0.1], R = 1.2
+    with FakeChatServer([good(reply)]) as srv:
+        (p,) = _proposer(srv).propose(_ctx())
+    assert p.malformed is None
+    assert p.payload == {"P": ["0", "4/5", "1/5"], "Q": ["1", "-3/5", "-6/5", "4/5"], "R": "6/5"}
+    assert p.meta["model_reply"] == reply and p.meta["form"] == "levinson-conrey S/T/R edits"
+    schema = srv.requests[0]["body"]["response_format"]["json_schema"]["schema"]
+    assert set(schema["properties"]) == {"dS", "dT", "dR"} and schema["properties"]["dT"]["maxItems"] == 6
+    assert "CHANGES to the head" in srv.user_prompt(0)
+
+
+def test_an_absolute_s_t_r_reply_is_still_stored_as_the_full_exact_candidate_with_the_reply_in_meta():
     reply = {"S": ["0.2", "-0.5"], "T": ["0.4", "0.05"], "R": "1.3"}
     with FakeChatServer([good(reply)]) as srv:
         (p,) = _proposer(srv).propose(_ctx())
     assert p.malformed is None
     assert p.payload == {"P": ["0", "6/5", "-7/10", "1/2"], "Q": ["1", "-11/10", "3/5", "-2/5"], "R": "13/10"}
-    assert p.meta["model_reply"] == reply and p.meta["form"] == "levinson-conrey S/T/R"
-    sent = srv.requests[0]["body"]
-    schema = sent["response_format"]["json_schema"]["schema"]
-    assert set(schema["properties"]) == {"S", "T", "R"} and schema["properties"]["T"]["maxItems"] == 6
+    assert p.meta["model_reply"] == reply and p.meta["form"] == "levinson-conrey S/T/R edits"
 
 
 def test_a_reply_off_the_form_is_malformed_with_the_field_and_reason():
     with FakeChatServer([good({"S": ["1/3"], "T": ["0.5"], "R": "1.3"})]) as srv:
         (p,) = _proposer(srv).propose(_ctx())
-    assert p.malformed.startswith("reply off the form (levinson-conrey S/T/R): S[0]: must be a decimal")
+    assert p.malformed.startswith("reply off the form (levinson-conrey S/T/R edits): S[0]: must be a decimal")
+
+
+def test_a_step_over_the_bound_is_malformed_with_the_field_and_reason():
+    with FakeChatServer([good({"dS": ["0.5"], "dT": [], "dR": "0"})]) as srv:
+        (p,) = _proposer(srv).propose(_ctx())
+    assert p.malformed.startswith("reply off the form (levinson-conrey S/T/R edits): dS[0]: must be a decimal step")
 
 
 def test_a_full_payload_reply_is_still_accepted_and_left_to_the_targets_parser():
@@ -58,7 +73,7 @@ def test_the_prompt_shows_the_head_and_a_history_table_in_the_form_most_informat
     assert json.dumps({"R": "1.3", "S": ["0"], "T": ["0.5"]}, sort_keys=True) in user
     assert "P(x) = x + x(1-x)*S(x)" in user and "Edit the head above" in user
     lines = [line for line in user.splitlines() if line.startswith("- regression:") or line.startswith("- malformed:")]
-    assert lines[0].startswith('- regression: {"R": "1.875", "S": ["0"], "T": ["0.5"]} -> kappa 0.2011')
+    assert lines[0].startswith('- regression: {"dR": "0.575", "dS": [], "dT": []} -> kappa 0.2011')  # as an edit
     assert lines[1].startswith("- malformed:")
 
 

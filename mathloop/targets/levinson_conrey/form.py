@@ -99,6 +99,10 @@ class LevinsonForm:
         """Return the full candidate {"P", "Q", "R"} (canonical, exact). Raises Malformed off the form."""
         exact_keys(reply, KEYS)
         S, T, R = self.s.parse("S", reply["S"]), self.t.parse("T", reply["T"]), SHIFT.parse("R", reply["R"])
+        return self.payload_of(S, T, R)
+
+    def payload_of(self, S: tuple[Fraction, ...], T: tuple[Fraction, ...], R: Fraction) -> dict[str, Any]:
+        """Return the full candidate of exact S, T, R. Raises Malformed when it is over the contract's limits."""
         P, Q = expand(S, T)
         payload = {"P": [exact(c) for c in P], "Q": [exact(c) for c in Q], "R": exact(R)}
         try:

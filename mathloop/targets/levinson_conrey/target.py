@@ -16,7 +16,7 @@ from mathloop.targets.levinson_conrey import admissibility, config
 from mathloop.targets.levinson_conrey.certificate import GRID, TOL_EXP10, build_certificate, verify_certificate
 from mathloop.targets.levinson_conrey.closed_form import closed_form
 from mathloop.targets.form import ProposalForm
-from mathloop.targets.levinson_conrey.form import LevinsonForm
+from mathloop.targets.levinson_conrey.edit_form import LevinsonEditForm
 from mathloop.targets.levinson_conrey.schema import Candidate, parse_payload, spec
 
 INPUTS = ("input-p", "input-q", "input-r")
@@ -83,8 +83,8 @@ class LevinsonConrey(Target):
         return spec(self.settings.limits).schema()
 
     def proposal_form(self) -> ProposalForm:
-        """Return the S/T/R form (P(0) = 0, P(1) = 1, Q(0) = 1 and Q's symmetry by construction)."""
-        return LevinsonForm(self.settings.limits.max_degree, self.parse).form()
+        """Return the S/T/R edit form: bounded steps from the head (side conditions by construction, edit_form.py)."""
+        return LevinsonEditForm(self.settings.limits.max_degree, self.parse).form()
 
     def check(self, parent_state: Mapping[str, Any] | None, candidate: Candidate) -> Evidence:
         """Return the evidence for `candidate` (a full replacement state; the parent is not needed)."""
