@@ -122,8 +122,10 @@ def _check_named(shipped: ShippedContract, path: Path) -> None:
     that names none ships every file of its `contracts/` folder)."""
     cls = target_class(shipped.implementation, path)
     file = shipped.resource.name
-    named = tuple(getattr(cls, "contract_files", ()))
-    if shipped.in_obligations and not registered()[shipped.implementation].own:
+    own = registered()[shipped.implementation].own
+    # A plug-in that subclasses a shipped target does not inherit its file names: those name mathloop's files.
+    named = tuple(getattr(cls, "contract_files", ()) if own else vars(cls).get("contract_files", ()))
+    if shipped.in_obligations and not own:
         raise ContractError(path, "target.implementation", f"{shipped.implementation!r} is not one of mathloop's "
                                                             f"own targets: {OBLIGATIONS} holds only theirs")
     if file in named or (not named and not shipped.in_obligations):
