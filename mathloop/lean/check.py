@@ -97,7 +97,7 @@ class LeanResult:
 
 def _position(v: Any) -> int:
     """Return a line/column number from Lean's JSON (0 when absent or not a plausible number)."""
-    if isinstance(v, str) and v.isdigit() and len(v) < 10:
+    if isinstance(v, str) and v.isascii() and v.isdigit() and len(v) < 10:  # isdigit alone admits '¹', which int() refuses
         v = int(v)
     return v if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 10**9 else 0
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from mathloop.targets import load_contract
@@ -373,6 +373,7 @@ LEAN_LINE = st.one_of(
 
 
 @tiers(st.lists(LEAN_LINE, max_size=8))
+@example(lines=[json.dumps({"severity": "error", "data": "", "pos": {"line": None, "column": "¹"}})])  # found by CI's deep tier
 def _lean_messages_never_raise(lines: list[str]) -> None:
     msgs = parse_messages("\n".join(lines))
     assert all(isinstance(m.line, int) and isinstance(m.column, int) and isinstance(m.text, str) for m in msgs)
