@@ -84,7 +84,7 @@ class TLS:
 
 def _hostport(spec: str, scheme: str) -> tuple[str, str]:
     hostport = spec.removeprefix(scheme)
-    if ":" not in hostport or not hostport.rsplit(":", 1)[1].isdigit():
+    if ":" not in hostport or not (port := hostport.rsplit(":", 1)[1]).isascii() or not port.isdigit():
         raise ValueError(f"--executor: expected {scheme}HOST:PORT, got {spec!r}")
     return hostport.rsplit(":", 1)[0].strip("[]"), hostport
 
