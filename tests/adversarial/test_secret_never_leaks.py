@@ -168,6 +168,7 @@ def test_the_redactor_keeps_text_without_the_key_and_short_public_prefixes():
     assert repr(r) == "Redactor(<hidden>)"
 
 
+@pytest.mark.slow  # > 2 s: the default tier stays under 3 minutes
 def test_a_cli_session_against_an_echoing_server_leaves_no_trace_of_the_key(tmp_path: Path):
     db = tmp_path / "leak.db"
     script = [b for _, b in ECHOES]

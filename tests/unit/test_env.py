@@ -158,6 +158,7 @@ def test_prompt_is_exactly_what_the_model_proposer_sends(tmp_path):
         assert at_head.prompt()[0] == at_root.prompt()[0]  # same system template and schema
 
 
+@pytest.mark.slow  # > 2 s: the default tier stays under 3 minutes
 def test_scoring_writes_no_store_and_creates_no_file(tmp_path, monkeypatch):
     db, _ = _store_with_one_commit(tmp_path)
     (tmp_path / "cwd").mkdir()
@@ -211,6 +212,7 @@ def test_a_reward_table_that_breaks_the_labels_order_is_refused(bad, message):
         RewardTable.from_mapping(bad)
 
 
+@pytest.mark.slow  # > 2 s: the default tier stays under 3 minutes
 def test_a_checker_timeout_is_an_error_scored_lowest_and_not_cached(toy_contract):
     with Environment(toy_contract, timeout_s=1.0, start_method="fork") as env:
         slow = '{"x": "1/2", "sleep": 30}'

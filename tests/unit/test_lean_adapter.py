@@ -143,6 +143,7 @@ def _dead(pid: int) -> bool:
         return True
 
 
+@pytest.mark.slow  # > 2 s: the default tier stays under 3 minutes
 def test_adapter_timeout_kills_the_whole_process_tree(standin, tmp_path, monkeypatch):
     pidfile = tmp_path / "child.pid"
     monkeypatch.setenv("STANDIN_PIDFILE", str(pidfile))

@@ -43,7 +43,7 @@ def _clamped(v, lo, hi):
     return min(max(v, lo), hi)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(replies(ABSOLUTE), replies(FORM))
 def test_every_edit_of_every_head_in_the_form_maps_exactly_to_an_admissible_candidate(head_reply, edit):
     head = ABSOLUTE.to_payload(head_reply)  # any head of the S/T/R form (the seed and every model-made head)

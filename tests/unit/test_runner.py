@@ -3,6 +3,8 @@
 import time
 from fractions import Fraction
 
+import pytest
+
 from mathloop.search.runner import InProcessRunner, ProcessRunner
 
 
@@ -54,6 +56,7 @@ def test_malformed_payload_is_a_malformed_value(toy_contract):
     assert out.malformed == "x: not a rational: 'banana'"
 
 
+@pytest.mark.slow  # > 2 s: the default tier stays under 3 minutes
 def test_a_check_running_at_the_session_deadline_is_cut_there_not_at_its_timeout(toy_contract):
     runner = ProcessRunner(120.0, start_method="fork")
     try:
@@ -79,6 +82,7 @@ def test_a_check_that_ends_before_the_deadline_is_not_affected_by_it(toy_contrac
         runner.close()
 
 
+@pytest.mark.slow  # > 2 s: the default tier stays under 3 minutes
 def test_the_local_pool_cuts_a_check_at_the_session_deadline_and_keeps_working(toy_contract, monkeypatch):
     from mathloop.search.executors import LocalPool
 
@@ -142,6 +146,7 @@ def test_exceptions_that_cross_the_checker_pipe_unpickle_whole():
     assert (str(j), j.refused) == ("duplicate key 'a'", True)
 
 
+@pytest.mark.slow  # > 2 s: the default tier stays under 3 minutes
 def test_a_check_cut_by_the_session_time_limit_is_interrupted_not_an_error_of_the_candidate(toy_contract, repo):
     from mathloop.check.checker import Checker
     from mathloop.propose.base import Proposal
