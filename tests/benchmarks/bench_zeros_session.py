@@ -6,7 +6,8 @@ second run with the same --db continues from the stored head (the figures then c
 It prints the rate overall and per decade of height, the resident memory (session + its children)
 when the height passes 10^5, 10^6 and 10^7, the store's bytes per 10^6 zeros, the session's own CPU
 per chunk against the workers', ten stored (height, count) pairs against FLINT's
-`arb(T).zeta_nzeros()`, and with --audit the time of `audit` re-checking the whole store.
+`arb(T).zeta_nzeros()`, and with --audit the time of `audit` re-checking the whole store on the same
+number of checker children (--audit-serial: on one), against this run's proof time.
 
     flock /work/wt/bench.lock python tests/benchmarks/bench_zeros_session.py --to 1e6 --db /tmp/z.db --audit
 """
@@ -89,7 +90,8 @@ def main() -> None:
     ap.add_argument("--contract", default="critical-line-zeros-compact")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--samples", type=int, default=0, help="proposals per round (default: the pool's in_flight)")
-    ap.add_argument("--audit", action="store_true", help="then time `audit` of the whole store")
+    ap.add_argument("--audit", action="store_true", help="then time `audit` of the whole store on --workers children")
+    ap.add_argument("--audit-serial", action="store_true", help="then time the serial audit (one child) too")
     ap.add_argument("--time-limit", type=float, default=None, help="stop after this many seconds (resume with the same --db)")
     args = ap.parse_args()
 
@@ -143,16 +145,30 @@ def main() -> None:
     print(f"  store {size / 2**20:.1f} MiB for N = {n1}: {size / max(1, n1) * 1e6 / 2**20:.2f} MiB per 10^6 zeros", flush=True)
     _flint_counts(repo, contract)
     if args.audit:
-        from mathloop.search.audit import audit_store
+        _time_audit(contract, repo, args.workers, wall)
+    if args.audit_serial:
+        _time_audit(contract, repo, 1, wall)
 
-        r = ProcessRunner(float(contract.check_timeout_s))
-        t0 = time.perf_counter()
-        try:
-            report = audit_store(contract, repo, r)
-        finally:
-            r.close()
-        print(f"[{load()}] audit: {report.commits} commits re-checked in {time.perf_counter() - t0:.1f} s, "
-              f"{len(report.findings)} findings", flush=True)
+
+def _time_audit(contract, repo, workers: int, proof_s: float) -> None:
+    """Print the time of `audit` re-checking the whole store on `workers` checker children (1: the serial audit)."""
+    from mathloop.check.pool import LocalPool
+    from mathloop.search.audit import audit_store
+    from mathloop.search.runner import ProcessRunner
+
+    t0 = time.perf_counter()  # the children's start counts: `mathloop audit` pays it too
+    r = ProcessRunner(float(contract.check_timeout_s))
+    pool = LocalPool(workers, float(contract.check_timeout_s)) if workers > 1 else None
+    try:
+        report = audit_store(contract, repo, r, executor=pool)
+    finally:
+        r.close()
+        if pool is not None:
+            pool.close()
+    took = time.perf_counter() - t0
+    print(f"[{load()}] audit ({pool.name if pool else 'serial, 1 child'}): {report.commits} commits re-checked in "
+          f"{took:.1f} s, {len(report.findings)} findings; this run's proof took {proof_s:.1f} s "
+          f"(audit / proof = {took / max(proof_s, 1e-9):.2f})", flush=True)
 
 
 def _flint_counts(repo, contract) -> None:
