@@ -90,6 +90,7 @@ def main() -> None:
     ap.add_argument("--contract", default="critical-line-zeros-compact")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--samples", type=int, default=0, help="proposals per round (default: the pool's in_flight)")
+    ap.add_argument("--no-ahead", action="store_true", help="propose every round in the session, between checks")
     ap.add_argument("--audit", action="store_true", help="then time `audit` of the whole store on --workers children")
     ap.add_argument("--audit-serial", action="store_true", help="then time the serial audit (one child) too")
     ap.add_argument("--time-limit", type=float, default=None, help="stop after this many seconds (resume with the same --db)")
@@ -114,7 +115,7 @@ def main() -> None:
         start = session.ensure_root()
         pool.warm(contract)
         n0 = int(start.bounds.get("count") or 0)
-        prop = UntilHeight(target.local_proposer(0), Fraction(int(args.to)))
+        prop = UntilHeight(target.local_proposer(0, ahead=not args.no_ahead), Fraction(int(args.to)))
         watch = Watch(rss_mib)
         kids = lambda: [c for c in psutil.Process().children(recursive=True)]  # noqa: E731
         cpu_kids0 = {c.pid: sum(c.cpu_times()[:2]) for c in kids()}
@@ -122,16 +123,21 @@ def main() -> None:
         summary = session.run(prop, SessionLimits(budget=10**9, time_limit_s=args.time_limit,
                                                         samples=args.samples or pool.in_flight), observer=watch)
         wall, session_cpu = time.perf_counter() - t0, time.process_time() - c0
-        worker_cpu = sum(sum(c.cpu_times()[:2]) - cpu_kids0.get(c.pid, 0.0) for c in kids())
+        checkers = set(pool.pids()) | {runner.pid}
+        cpu = {c.pid: sum(c.cpu_times()[:2]) - cpu_kids0.get(c.pid, 0.0) for c in kids()}
+        worker_cpu = sum(v for pid, v in cpu.items() if pid in checkers)
+        ahead_cpu = sum(v for pid, v in cpu.items() if pid not in checkers)  # the proposer child (ahead.py)
     finally:
         pool.close()
         runner.close()
+        getattr(prop.inner, "close", lambda: None)()
     head = summary.head
     n1 = int(head.bounds.get("count") or 0)
     zeros = n1 - n0
     print(f"[{load()}] {summary.outcome}: {summary.commits} commits, {zeros} zeros in {wall:.1f} s = {zeros / wall:,.0f} zeros/s; "
           f"height {float(head.bounds.get('height', 0)):.3f}, N = {n1}; labels {dict(summary.labels)}", flush=True)
-    print(f"proposer {prop.seconds:.1f} s wall, {prop.cpu:.1f} s CPU; session process CPU {session_cpu:.1f} s "
+    print(f"proposer {prop.seconds:.1f} s wall, {prop.cpu:.1f} s CPU in the session, {ahead_cpu:.1f} s CPU in its child "
+          f"({prop.inner.stats()}); session process CPU {session_cpu:.1f} s "
           f"({1000 * session_cpu / max(1, summary.commits):.0f} ms per commit), checker children CPU {worker_cpu:.1f} s "
           f"({1000 * worker_cpu / max(1, summary.commits):.0f} ms per commit)", flush=True)
     for lo, hi in ((0, 1e5), (1e5, 1e6), (1e6, 1e7)):
