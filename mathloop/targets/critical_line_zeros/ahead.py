@@ -12,9 +12,10 @@ against ahead of time (the loop uses such a check only if the head then has exac
 
 from __future__ import annotations
 
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import Any, Mapping
 
+from mathloop.children import kill_group
 from mathloop.contract.model import Contract
 
 AHEAD_TIMEOUT_S = 600.0  # a round of 4 x 100,000 Gram intervals near 10^9 takes ~10 s of float Z
@@ -112,10 +113,14 @@ class Ahead:
         return pending.result() if pending is not None else None
 
     def close(self) -> None:
-        """Wait for a round in flight, then stop the child (idempotent)."""
+        """Stop the child, a round still in flight included (idempotent)."""
         if self.closed:
             return
         self.closed = True
+        while self._pending is not None and not self._pending.done():  # a round nobody will take: cut it short
+            if self.runner.pid is not None:  # (None while the child is still being started)
+                kill_group(self.runner.pid)
+            wait([self._pending], timeout=0.05)
         self._wait()
         self._thread.submit(self.runner.close).result()  # from the thread that started it
         self._thread.shutdown()
