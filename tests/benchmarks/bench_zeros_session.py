@@ -53,6 +53,11 @@ class UntilHeight:
     def stats(self):
         return None
 
+    def use_child(self, child) -> None:
+        """Hand the loop's proposer child on (the inner proposer then proposes each next round ahead)."""
+        if hasattr(self.inner, "use_child"):
+            self.inner.use_child(child)
+
 
 class Watch:
     """Observer: the height over time, and the memory when the height passes each decade."""

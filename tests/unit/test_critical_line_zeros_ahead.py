@@ -2,6 +2,7 @@
 
 import pytest
 
+from mathloop.check.runner import ProcessRunner
 from mathloop.propose.base import Context
 from mathloop.targets import build_target, load_contract
 from mathloop.targets.critical_line_zeros.ahead import read_round
@@ -55,6 +56,7 @@ def test_a_forged_round_from_the_child_is_refused_and_the_round_proposed_here(co
     here = compact.local_proposer(0, ahead=False)
     _, _, after = here.round_from(compact.predicted_state(Prefix()), 2, 0)  # the head after two ranges
     prop = compact.local_proposer(0)
+    prop.use_child(ProcessRunner)  # what the loop hands it
     try:
         forged = rounds(after["last_gram_index"] + 5, after["last_gram_index"] + 10)
         monkeypatch.setattr(prop._ahead, "_call", lambda state, count: forged)

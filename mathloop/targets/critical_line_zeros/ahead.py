@@ -1,8 +1,8 @@
 """The next round's range proposals, computed in a proposer child while this round is checked.
 
 The proposer's float work (the Gram points' signs, to end each range at a good Gram point and predict
-the state it reaches) runs in its own checker-style child (check/runner.ProcessRunner: a clean
-interpreter, killed with the session), never on a thread of the session: flint's working precision is
+the state it reaches) runs in a child of its own (a check/runner.ProcessRunner the loop hands over:
+a clean interpreter, killed with the session), never on a thread of the session: flint's working precision is
 process-wide, and a proposing thread changed the balls of a check running in the same process. A
 thread of the session only waits on the child's pipe. What the child returns is a proposal like any
 other: read as strict JSON of bounded size, refused unless it has the exact shape of this head's
@@ -13,7 +13,7 @@ against ahead of time (the loop uses such a check only if the head then has exac
 from __future__ import annotations
 
 from concurrent.futures import Future, ThreadPoolExecutor, wait
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from mathloop.children import kill_group
 from mathloop.contract.model import Contract
@@ -68,12 +68,10 @@ class Ahead:
             and child answers refused (unreadable, wrong shape, an error): these are computed here instead.
     """
 
-    def __init__(self, contract: Contract, cap: int) -> None:
-        from mathloop.check.runner import ProcessRunner
-
+    def __init__(self, contract: Contract, cap: int, child: Callable[[float], Any]) -> None:
         self.contract = contract
         self.cap = cap
-        self.runner = ProcessRunner(AHEAD_TIMEOUT_S)
+        self.runner = child(AHEAD_TIMEOUT_S)  # check/runner.ProcessRunner, handed over by the loop
         self.hits = self.misses = self.refused = 0
         self.closed = False
         self._key: tuple[Any, int] | None = None

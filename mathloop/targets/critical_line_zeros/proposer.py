@@ -46,9 +46,13 @@ class LocalProposer(Proposer):
         self.workers = workers  # kept for callers; proposing runs in this process
         self.ranges = ranges
         self._ends: dict[int, list[int]] = {}  # range chunk start -> its predicted block ends
-        # with a contract: each next round of ranges is computed in a proposer child while this one is checked
-        self._ahead = Ahead(ahead, cap) if ahead is not None and ranges and predict is not None else None
-        if self._ahead is not None:
+        self._contract = ahead if ranges and predict is not None else None  # proposes ahead once given a child
+        self._ahead: Ahead | None = None
+
+    def use_child(self, child: Callable[[float], Any]) -> None:
+        """Propose each next round of ranges in a child made by `child(timeout_s)` while this round is checked."""
+        if self._contract is not None and self._ahead is None:
+            self._ahead = Ahead(self._contract, self.cap, child)
             weakref.finalize(self, self._ahead.close)
 
     def close(self) -> None:

@@ -75,7 +75,8 @@ class CriticalLineZeros(Target):
         return parse_chunk(payload, self.settings.limits)
 
     def local_proposer(self, seed: int, ahead: bool = True) -> LocalProposer:
-        """Return the local proposer; with `ahead` (ranges only), each next round is proposed in a child meanwhile."""
+        """Return the local proposer; with `ahead` (ranges only), each next round is proposed in a child meanwhile,
+        once the loop hands it one (LocalProposer.use_child)."""
         from mathloop.targets.critical_line_zeros.proposer import LocalProposer
 
         s = self.settings
