@@ -11,6 +11,7 @@ from rich.progress import Progress
 from mathloop.bounded import MAX_CHECKPOINT_BYTES, InputError, read_json
 from mathloop.cli.common import DB_HELP, TARGET_HELP, console, contract_option, fail, open_contract, open_repo
 from mathloop.search.audit import audit_store
+from mathloop.check.executors import LocalPool
 from mathloop.search.runner import ProcessRunner
 from mathloop.store.checkpoint import Checkpoint, CheckpointError
 
@@ -32,20 +33,27 @@ def audit(
     lean: bool = typer.Option(False, "--lean", help="Also re-run Lean on every commit with a Lean result."),
     checkpoint: Optional[Path] = typer.Option(None, "--checkpoint",
                                               help="A file from `mathloop checkpoint`: fail unless the chain extends it."),
+    workers: int = typer.Option(1, "--workers", min=1, max=256,
+                                help="Re-checks run at once (local process pool); the report is the same for any N."),
 ) -> None:
     """Exit 0 when every commit and memory row re-verifies; otherwise name the first edited row and exit 1."""
     contract = open_contract(target, contract_file)
     cp = _read_checkpoint(checkpoint) if checkpoint is not None else None
     repo = open_repo(db, create=False)
-    runner = None if hash_only else ProcessRunner(float(contract.check_timeout_s))
+    timeout = float(contract.check_timeout_s)
+    # several workers: the pool's children re-check, the runner (never started then) only marks "re-check"
+    pool = LocalPool(workers, timeout) if workers > 1 and not hash_only else None
+    runner = None if hash_only else ProcessRunner(timeout)
     try:
         with Progress(console=console, transient=True) as bar:
             task = bar.add_task("auditing", total=None)
             report = audit_store(contract, repo, runner, lambda i, total: bar.update(task, completed=i, total=total),
-                                 checkpoint=cp)
+                                 checkpoint=cp, executor=pool)
     finally:
         if runner:
             runner.close()
+        if pool:
+            pool.close()
     if lean:
         rerun_findings = _lean_rerun(contract, repo)
         settled = _settled(report.findings, rerun_findings)

@@ -12,12 +12,14 @@ from dataclasses import dataclass
 from typing import Callable
 
 from mathloop.contract.model import Contract
-from mathloop.domain import Label, fraction_str, payload_sha, sha256_hex
+from mathloop.domain import fraction_str, payload_sha, sha256_hex
 from mathloop.lean.attest import audit_attestations
 from mathloop.search.audit_lineage import (Coverage, LineageLinks, audit_anchor, audit_failed_rechecks,
                                            audit_lean_statuses)
 from mathloop.search.audit_memory import MemoryStats, audit_contract_row, audit_memory
-from mathloop.check.checker import checker_for
+from mathloop.search.audit_recheck import Recheck, Rechecks
+from mathloop.check.checker import Checker, checker_for
+from mathloop.check.executors import Executor
 from mathloop.check.rules import evidence_problems
 from mathloop.check.runner import CheckRunner
 from mathloop.store import raw
@@ -52,31 +54,42 @@ def audit(contract: Contract, repo: Repository, runner: CheckRunner | None,
 
 def audit_store(contract: Contract, repo: Repository, runner: CheckRunner | None,
                 progress: Callable[[int, int], None] | None = None,
-                checkpoint: Checkpoint | None = None) -> AuditReport:
+                checkpoint: Checkpoint | None = None, executor: Executor | None = None) -> AuditReport:
     """Return the audit report. With a runner, every commit is re-checked from its stored payload against
-    its parent's state and re-gated; without one, hashes and rows only."""
+    its parent's state and re-gated; without one, hashes and rows only. With an executor (the local pool),
+    the re-checks run on it concurrently; the findings and their order are the serial audit's."""
     rows = raw.commit_rows(repo.engine, contract.sha256)
     findings: list[Finding] = []
     reported: set[tuple[str, str]] = set()
     coverage = Coverage()
     openings = raw.session_openings(repo.engine, contract.sha256)
     anchor_findings, anchor = audit_anchor(contract.sha256, repo, rows, openings, coverage)
+    rechecks = Rechecks(checker_for(runner, contract) if runner is not None else None, executor)
+    audited = 0
+
+    def take(done: list[list[Finding]]) -> None:
+        nonlocal findings, audited
+        for found in done:
+            for f in found:
+                reported.add((f.table, str(f.row if f.row is not None else f.commit)))
+            findings += found
+            audited += 1
+            if progress:
+                progress(audited, len(rows))
+
     parent: CommitRecord | None = None
     newest, legacy = LEGACY_FORMAT, 0
     for i, row in enumerate(rows):
         fmt = row.format or LEGACY_FORMAT
         legacy += fmt == LEGACY_FORMAT
-        found = _audit_one(contract, repo, runner, parent, row, i, downgraded=fmt < newest, anchor=anchor)
+        take(rechecks.push(_audit_one(contract, repo, rechecks.checker, parent, row, i, downgraded=fmt < newest,
+                                      anchor=anchor)))
         newest = max(newest, fmt)
-        for f in found:
-            reported.add((f.table, str(f.row if f.row is not None else f.commit)))
-        findings += found
         try:
             parent = CommitRecord.of(row)
         except (ValueError, TypeError, ArithmeticError):
             break  # reported by _audit_one; no parent state to re-check the rest against
-        if progress:
-            progress(i + 1, len(rows))
+    take(rechecks.drain())
     contract_findings = audit_contract_row(contract.sha256, repo)
     findings += contract_findings or anchor_findings  # one finding per contract row
     mem_findings, stats = audit_memory(contract.sha256, repo, reported, anchor=anchor, openings=openings,
@@ -138,8 +151,9 @@ def _lean_attestations(contract: Contract, repo: Repository) -> list[Finding]:
     return list(audit_attestations(contract, repo, build_target(contract)))
 
 
-def _audit_one(contract: Contract, repo: Repository, runner: CheckRunner | None, parent: CommitRecord | None,
-               row: CommitRow, i: int, downgraded: bool, anchor: str | None = None) -> list[Finding]:
+def _audit_one(contract: Contract, repo: Repository, checker: Checker | None, parent: CommitRecord | None,
+               row: CommitRow, i: int, downgraded: bool, anchor: str | None = None) -> list[Finding] | Recheck:
+    """Return one commit's findings from its rows, or (none found, a checker given) its Recheck."""
     def bad(problem: str, table: str = "commits", key: object = None, field: str | None = None,
             stored: str | None = None, recomputed: str | None = None) -> list[Finding]:
         return [Finding(row.seq, row.hash, problem, table, key if key is not None else row.hash, field, stored,
@@ -194,23 +208,11 @@ def _audit_one(contract: Contract, repo: Repository, runner: CheckRunner | None,
     problems = evidence_problems(contract, ev)  # what the gate refuses on writing is refused on reading too
     if problems:
         return bad("stored evidence refused: " + "; ".join(problems), "candidates", c.candidate_id, "evidence")
-    if runner is None:
+    if checker is None:
         return []
-    checker = checker_for(runner, contract)  # the one checking path: check, gate and bracket limits
-    out, decision = checker.judge(parent.state if parent else None, cand.payload, parent.scores if parent else None,
-                                  checker.limits(repo, parent.hash if parent else None))
-    if out.evidence is None:
-        return bad(f"re-check failed: {out.malformed or out.error}")
-    again_ev = sha256_hex(out.evidence.canonical_bytes())
-    if again_ev != c.evidence_sha:
-        return bad("re-check gives different evidence than was committed (checker not deterministic, or changed)",
-                   field="evidence_sha", stored=c.evidence_sha, recomputed=again_ev)
-    if decision.label is Label.ERROR:
-        return bad("; ".join(decision.reasons))
-    if not decision.commits or decision.label.value != c.label:
-        return bad(f"gate does not pass on re-check (label {decision.label.value}, committed as {c.label})",
-                   field="label")
-    return []
+    # the one checking path (check, gate and bracket limits), run by Rechecks: at once, or on the pool
+    return Recheck(row, parent.state if parent else None, cand.payload, parent.scores if parent else None,
+                   checker.limits(repo, parent.hash if parent else None), c.evidence_sha, c.label)
 
 
 def _evidence_culprit(repo: Repository, cand_row, candidate_id: int) -> tuple[str, object, str]:

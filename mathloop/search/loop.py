@@ -11,6 +11,7 @@ from mathloop.check.checker import Checker, checker_for
 from mathloop.check.executors import Executor
 from mathloop.check.gate import Decision, open_obligations
 from mathloop.check.outcome import CheckOutcome
+from mathloop.check.runner import ProcessRunner
 from mathloop.contract.model import Contract
 from mathloop.domain import Evidence, Label, payload_sha
 from mathloop.propose.base import Context, Proposal, Proposer, StopSession
@@ -212,6 +213,8 @@ class Session:
             clock: Callable[[], float] = time.monotonic) -> SessionSummary:
         """Run rounds until the budget or time limit is spent or the proposer has nothing more."""
         t0 = clock()
+        if hasattr(proposer, "use_child"):  # a proposer that proposes ahead does its float work in a child of its own
+            proposer.use_child(ProcessRunner)
         head = self.ensure_root()
         warm_from = clock()
         self.checker.warm()  # every executor worker checks the seed once now, not inside the first round

@@ -6,7 +6,8 @@ second run with the same --db continues from the stored head (the figures then c
 It prints the rate overall and per decade of height, the resident memory (session + its children)
 when the height passes 10^5, 10^6 and 10^7, the store's bytes per 10^6 zeros, the session's own CPU
 per chunk against the workers', ten stored (height, count) pairs against FLINT's
-`arb(T).zeta_nzeros()`, and with --audit the time of `audit` re-checking the whole store.
+`arb(T).zeta_nzeros()`, and with --audit the time of `audit` re-checking the whole store on the same
+number of checker children (--audit-serial: on one), against this run's proof time.
 
     flock /work/wt/bench.lock python tests/benchmarks/bench_zeros_session.py --to 1e6 --db /tmp/z.db --audit
 """
@@ -52,6 +53,11 @@ class UntilHeight:
     def stats(self):
         return None
 
+    def use_child(self, child) -> None:
+        """Hand the loop's proposer child on (the inner proposer then proposes each next round ahead)."""
+        if hasattr(self.inner, "use_child"):
+            self.inner.use_child(child)
+
 
 class Watch:
     """Observer: the height over time, and the memory when the height passes each decade."""
@@ -89,7 +95,9 @@ def main() -> None:
     ap.add_argument("--contract", default="critical-line-zeros-compact")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--samples", type=int, default=0, help="proposals per round (default: the pool's in_flight)")
-    ap.add_argument("--audit", action="store_true", help="then time `audit` of the whole store")
+    ap.add_argument("--no-ahead", action="store_true", help="propose every round in the session, between checks")
+    ap.add_argument("--audit", action="store_true", help="then time `audit` of the whole store on --workers children")
+    ap.add_argument("--audit-serial", action="store_true", help="then time the serial audit (one child) too")
     ap.add_argument("--time-limit", type=float, default=None, help="stop after this many seconds (resume with the same --db)")
     args = ap.parse_args()
 
@@ -112,7 +120,7 @@ def main() -> None:
         start = session.ensure_root()
         pool.warm(contract)
         n0 = int(start.bounds.get("count") or 0)
-        prop = UntilHeight(target.local_proposer(0), Fraction(int(args.to)))
+        prop = UntilHeight(target.local_proposer(0, ahead=not args.no_ahead), Fraction(int(args.to)))
         watch = Watch(rss_mib)
         kids = lambda: [c for c in psutil.Process().children(recursive=True)]  # noqa: E731
         cpu_kids0 = {c.pid: sum(c.cpu_times()[:2]) for c in kids()}
@@ -120,16 +128,21 @@ def main() -> None:
         summary = session.run(prop, SessionLimits(budget=10**9, time_limit_s=args.time_limit,
                                                         samples=args.samples or pool.in_flight), observer=watch)
         wall, session_cpu = time.perf_counter() - t0, time.process_time() - c0
-        worker_cpu = sum(sum(c.cpu_times()[:2]) - cpu_kids0.get(c.pid, 0.0) for c in kids())
+        checkers = set(pool.pids()) | {runner.pid}
+        cpu = {c.pid: sum(c.cpu_times()[:2]) - cpu_kids0.get(c.pid, 0.0) for c in kids()}
+        worker_cpu = sum(v for pid, v in cpu.items() if pid in checkers)
+        ahead_cpu = sum(v for pid, v in cpu.items() if pid not in checkers)  # the proposer child (ahead.py)
     finally:
         pool.close()
         runner.close()
+        getattr(prop.inner, "close", lambda: None)()
     head = summary.head
     n1 = int(head.bounds.get("count") or 0)
     zeros = n1 - n0
     print(f"[{load()}] {summary.outcome}: {summary.commits} commits, {zeros} zeros in {wall:.1f} s = {zeros / wall:,.0f} zeros/s; "
           f"height {float(head.bounds.get('height', 0)):.3f}, N = {n1}; labels {dict(summary.labels)}", flush=True)
-    print(f"proposer {prop.seconds:.1f} s wall, {prop.cpu:.1f} s CPU; session process CPU {session_cpu:.1f} s "
+    print(f"proposer {prop.seconds:.1f} s wall, {prop.cpu:.1f} s CPU in the session, {ahead_cpu:.1f} s CPU in its child "
+          f"({prop.inner.stats()}); session process CPU {session_cpu:.1f} s "
           f"({1000 * session_cpu / max(1, summary.commits):.0f} ms per commit), checker children CPU {worker_cpu:.1f} s "
           f"({1000 * worker_cpu / max(1, summary.commits):.0f} ms per commit)", flush=True)
     for lo, hi in ((0, 1e5), (1e5, 1e6), (1e6, 1e7)):
@@ -143,16 +156,30 @@ def main() -> None:
     print(f"  store {size / 2**20:.1f} MiB for N = {n1}: {size / max(1, n1) * 1e6 / 2**20:.2f} MiB per 10^6 zeros", flush=True)
     _flint_counts(repo, contract)
     if args.audit:
-        from mathloop.search.audit import audit_store
+        _time_audit(contract, repo, args.workers, wall)
+    if args.audit_serial:
+        _time_audit(contract, repo, 1, wall)
 
-        r = ProcessRunner(float(contract.check_timeout_s))
-        t0 = time.perf_counter()
-        try:
-            report = audit_store(contract, repo, r)
-        finally:
-            r.close()
-        print(f"[{load()}] audit: {report.commits} commits re-checked in {time.perf_counter() - t0:.1f} s, "
-              f"{len(report.findings)} findings", flush=True)
+
+def _time_audit(contract, repo, workers: int, proof_s: float) -> None:
+    """Print the time of `audit` re-checking the whole store on `workers` checker children (1: the serial audit)."""
+    from mathloop.check.pool import LocalPool
+    from mathloop.search.audit import audit_store
+    from mathloop.search.runner import ProcessRunner
+
+    t0 = time.perf_counter()  # the children's start counts: `mathloop audit` pays it too
+    r = ProcessRunner(float(contract.check_timeout_s))
+    pool = LocalPool(workers, float(contract.check_timeout_s)) if workers > 1 else None
+    try:
+        report = audit_store(contract, repo, r, executor=pool)
+    finally:
+        r.close()
+        if pool is not None:
+            pool.close()
+    took = time.perf_counter() - t0
+    print(f"[{load()}] audit ({pool.name if pool else 'serial, 1 child'}): {report.commits} commits re-checked in "
+          f"{took:.1f} s, {len(report.findings)} findings; this run's proof took {proof_s:.1f} s "
+          f"(audit / proof = {took / max(proof_s, 1e-9):.2f})", flush=True)
 
 
 def _flint_counts(repo, contract) -> None:

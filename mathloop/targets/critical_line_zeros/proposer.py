@@ -7,17 +7,21 @@ With a contract that takes range candidates (max_range_gram_intervals), a chunk 
 to predict the state the check reaches), and the checker derives the sample points by the same
 recipe (sampling.py). Otherwise it carries every block and point (sampling.build_piece). If the head
 has not moved and its chunk was already tried (its sha is in the memory), sampling is refined
-further (boost). One process: the executor's workers (check/pool.py, dask) do the checking.
+further (boost). With ranges, each next round is computed ahead in a proposer child (ahead.py) while
+the executor's workers (check/pool.py, dask) check this one.
 """
 
 from __future__ import annotations
 
+import weakref
 from typing import Any, Callable
 
 import numpy as np
 
+from mathloop.contract.model import Contract
 from mathloop.domain import payload_sha
 from mathloop.propose.base import Context, Proposal, Proposer
+from mathloop.targets.critical_line_zeros.ahead import Ahead
 from mathloop.targets.critical_line_zeros.certificate import TAIL, Prefix
 from mathloop.targets.critical_line_zeros.gc_pause import gc_paused
 from mathloop.targets.critical_line_zeros.sampling import build_piece
@@ -31,7 +35,8 @@ class LocalProposer(Proposer):
     name = "local"
 
     def __init__(self, cap: int, chunk_gram_intervals: int, ladder: tuple[int, ...], seed: int = 0, workers: int | None = None,
-                 predict: Callable[[Prefix], dict[str, Any]] | None = None, ranges: bool = False) -> None:
+                 predict: Callable[[Prefix], dict[str, Any]] | None = None, ranges: bool = False,
+                 ahead: Contract | None = None) -> None:
         self.cap = cap
         self.predict = predict  # prefix -> the state check() gives: lets an executor check chunk i+1 early
         self.last_bad: list[list[tuple[int, int | None]]] = []
@@ -41,6 +46,25 @@ class LocalProposer(Proposer):
         self.workers = workers  # kept for callers; proposing runs in this process
         self.ranges = ranges
         self._ends: dict[int, list[int]] = {}  # range chunk start -> its predicted block ends
+        self._contract = ahead if ranges and predict is not None else None  # proposes ahead once given a child
+        self._ahead: Ahead | None = None
+
+    def use_child(self, child: Callable[[float], Any]) -> None:
+        """Propose each next round of ranges in a child made by `child(timeout_s)` while this round is checked."""
+        if self._contract is not None and self._ahead is None:
+            self._ahead = Ahead(self._contract, self.cap, child)
+            weakref.finalize(self, self._ahead.close)
+
+    def close(self) -> None:
+        """Stop the proposer child, if any (idempotent)."""
+        if self._ahead is not None:
+            self._ahead.close()
+
+    def stats(self) -> dict[str, int] | None:
+        """Return how many rounds came from the proposer child (hits), were not the predicted one (misses) or
+        were refused; None without a child."""
+        a = self._ahead
+        return None if a is None else {"rounds ahead": a.hits, "missed": a.misses, "refused": a.refused}
 
     def _nominal(self, p: int, count: int) -> list[tuple[int, int]]:
         out, a = [], p
@@ -111,26 +135,43 @@ class LocalProposer(Proposer):
         p = int(ctx.head.state["last_gram_index"]) if ctx.head is not None else -1
         if p >= self.cap:
             return []
-        for boost in range(MAX_BOOST + 1):
-            chunks = self.chunks_from(p, max(1, ctx.samples), boost)
-            if not chunks:
-                return []
-            if payload_sha(chunks[0]) not in ctx.seen:
-                break
+        count = max(1, ctx.samples)
+        got = self._ahead.take(ctx.head.state, count) if self._ahead is not None and ctx.head is not None else None
+        if got is not None and payload_sha(got[0][0]) not in ctx.seen:
+            (chunks, expects, after), boost = got, 0
         else:
-            return []  # every refinement level was already tried at this head
-        expects: list[dict[str, Any] | None] = [None] * len(chunks)
-        if self.predict is not None and ctx.head is not None and len(chunks) > 1:
-            st = ctx.head.state
-            prefix = Prefix(st["last_gram_index"], st["blocks_verified"], tuple(st["tail"]), st["bad_gram_points"],
-                            st["first_bad_gram"], st["longest_block"])
-            for i in range(1, len(chunks)):
-                prefix = advance(prefix, self._blocks(chunks[i - 1]), self.last_bad[i - 1])
-                expects[i] = self.predict(prefix)
+            for boost in range(MAX_BOOST + 1):
+                chunks, expects, after = self.round_from(ctx.head.state if ctx.head is not None else None, count, boost)
+                if not chunks:
+                    return []
+                if payload_sha(chunks[0]) not in ctx.seen:
+                    break
+            else:
+                return []  # every refinement level was already tried at this head
+        if self._ahead is not None and after is not None and after["last_gram_index"] < self.cap:
+            self._ahead.start(after, count)  # the next round, while this one is checked
         return [
             Proposal(payload=c, proposer=self.name, meta=self._meta(c, boost), expects_state=e)
             for c, e in zip(chunks, expects)
         ]
+
+    def round_from(self, state: dict[str, Any] | None, count: int, boost: int) -> tuple[list, list, dict | None]:
+        """Return (up to `count` chunks from the head `state`, the state each is expected to extend (None: the head),
+        the state after the last one), the states predicted only with `predict` and a head."""
+        p = int(state["last_gram_index"]) if state is not None else -1
+        chunks = self.chunks_from(p, count, boost)
+        expects: list[dict[str, Any] | None] = [None] * len(chunks)
+        if self.predict is None or state is None or not chunks:
+            return chunks, expects, None
+        prefix = Prefix(state["last_gram_index"], state["blocks_verified"], tuple(state["tail"]),
+                        state["bad_gram_points"], state["first_bad_gram"], state["longest_block"])
+        after = None
+        for i, chunk in enumerate(chunks):
+            prefix = advance(prefix, self._blocks(chunk), self.last_bad[i])
+            after = self.predict(prefix)
+            if i + 1 < len(chunks):
+                expects[i + 1] = after
+        return chunks, expects, after
 
     def _blocks(self, chunk: dict[str, Any]) -> dict[str, Any]:
         if "blocks" in chunk:

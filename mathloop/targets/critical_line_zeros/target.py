@@ -74,12 +74,15 @@ class CriticalLineZeros(Target):
         """Return the typed chunk. Raises Malformed with the field and reason."""
         return parse_chunk(payload, self.settings.limits)
 
-    def local_proposer(self, seed: int) -> LocalProposer:
+    def local_proposer(self, seed: int, ahead: bool = True) -> LocalProposer:
+        """Return the local proposer; with `ahead` (ranges only), each next round is proposed in a child meanwhile,
+        once the loop hands it one (LocalProposer.use_child)."""
         from mathloop.targets.critical_line_zeros.proposer import LocalProposer
 
         s = self.settings
         return LocalProposer(s.limits.max_gram_index, s.chunk_gram_intervals, s.check.ladder, seed, s.check.workers or None,
-                             predict=self.predicted_state, ranges=s.limits.max_range_gram_intervals > 0)
+                             predict=self.predicted_state, ranges=s.limits.max_range_gram_intervals > 0,
+                             ahead=self.contract if ahead else None)
 
     def predicted_state(self, prefix: Prefix) -> dict[str, Any]:
         """Return the state check() gives for a chunk that verifies and leaves `prefix` (T from g_q, no Z)."""
