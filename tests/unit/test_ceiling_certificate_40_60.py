@@ -1,0 +1,68 @@
+"""The wide lineage's (1/40, 60) ceiling certificate 0.679523654477…, re-checked by two code paths.
+
+The candidate (knot form: h = 1/40, A = 60, 519 knots: every node to 4, 1/20 apart to 12, 1/8 to 24, 1/4 to 60;
+119 masses at alpha = 1, 3/2, ..., 60) is the warm-started highspy LP keeping every cut (round 6, LP ceiling
+0.6795221415), rationalised onto its knots and backed off by lam = 839510/848031 towards the (1/40, 40)
+certificate projected onto its own knots (a float min f of -2.3e-5 became +5.3e-6 for 1.5e-6 of ceiling).
+Path one is the wide target's checker (exact conditions, Arb cells through the kinks). Path two
+(tests/support/ceiling_scan.py) shares no code with it: its own expansion of the knots, exact conditions in
+Fractions, f from the second-difference formula scanned in floats with its lowest minima refined in mpmath.
+"""
+
+import json
+from fractions import Fraction as F
+from pathlib import Path
+
+import pytest
+
+from tests.support.ceiling_scan import exact_conditions, parse, scan_minimum
+
+CERTIFICATE = Path(__file__).parents[1] / "support" / "pair_correlation_ceiling_40_60.json"
+CEILING = F(18008035132183031, 26500968750000000)
+
+
+@pytest.fixture(scope="module")
+def payload():
+    return json.loads(CERTIFICATE.read_text())
+
+
+def test_the_certificate_is_the_knot_lp_dual_at_a_sixty(payload):
+    c = parse(payload)
+    assert (c["h"], c["A"], len(payload["knots"]), len(c["nodes"]), len(c["masses"])) == (F(1, 40), 60, 519, 2401, 119)
+    assert 2 - c["L"] == CEILING and exact_conditions(c) == []
+    assert F(6795236, 10**7) < CEILING < F(6795237, 10**7)
+
+
+@pytest.mark.slow
+def test_second_path_finds_f_and_a_positive_at_their_minima(payload):
+    low_f, _ = scan_minimum(payload, per_unit=8, keep=6, dps=30)
+    low_a, _ = scan_minimum(payload, which="a", per_unit=8, keep=6, dps=30)
+    assert low_f > 1e-7 and low_a > 1e-3
+
+
+@pytest.mark.slow
+def test_second_path_refutes_the_certificate_with_L_raised(payload):
+    raised = dict(payload, L=str(F(payload["L"]) + F(1, 10**4)))  # knot form: k on [0, 1] follows the new line
+    assert exact_conditions(parse(raised)) == [] and scan_minimum(raised, per_unit=8, keep=6, dps=30)[0] < 0
+
+
+@pytest.mark.slow
+def test_the_wide_checker_refutes_it_with_L_raised(payload):
+    from mathloop.domain import Verdict
+    from mathloop.targets import build_target, load_contract
+
+    target = build_target(load_contract("pair-correlation-rh-ceiling-wide"))
+    raised = dict(payload, L=str(F(payload["L"]) + F(1, 10**4)))
+    ev = target.check(None, target.parse(raised))
+    assert {r.id: r.verdict for r in ev.results}["dual-nonnegative"] is Verdict.REFUTED and not ev.bounds
+
+
+@pytest.mark.slow
+def test_the_wide_checker_certifies_it_and_its_cells_lie_below_the_second_paths_minimum(payload):
+    from mathloop.targets import build_target, load_contract
+
+    target = build_target(load_contract("pair-correlation-rh-ceiling-wide"))
+    ev = target.check(None, target.parse(payload))
+    assert all(r.rank == 0 for r in ev.results) and ev.bounds["ceiling"] == CEILING
+    low, _ = scan_minimum(payload)
+    assert 0 < F(ev.artifacts["positivity"]["min_lower_bound"]) <= F(low)
