@@ -26,7 +26,6 @@ narrower than 2^-44 or more than `max_cells` of them give UNKNOWN.
 from __future__ import annotations
 
 import bisect
-import hashlib
 import math
 from fractions import Fraction
 from typing import Any
@@ -34,8 +33,8 @@ from typing import Any
 import flint
 from flint import arb, fmpq
 
-from mathloop.targets.pair_correlation_rh_ceiling.arb_positivity import (LOWEST_KEPT, MIN_WIDTH, DualReport, _floor,
-                                                                         _quadratic_floor, to_fraction)
+from mathloop.targets.pair_correlation_rh_ceiling.arb_positivity import (DualReport, _quadratic_floor, cover,
+                                                                         to_fraction)
 from mathloop.targets.pair_correlation_rh_ceiling.candidate import DualCandidate
 
 METHOD = "arb-kink-taylor3-cells"
@@ -190,49 +189,13 @@ def certify_kinks_positive(c: DualCandidate, end: Fraction, *, max_cells: int,
                             "fourth_derivative_bound_at_0": to_fraction(fn.node4.upper()),
                             "fourth_derivative": "min(node form, masses + kinks with min(16/15, 8/y^2 + 32/y^3 + 72/y^4 "
                                                  "+ 96/y^5 + 120/y^6) at y = 3 j lo), pi <= 22/7"}
-    old = flint.ctx.prec
-    flint.ctx.prec = PREC
-    try:
-        top = max([len(c.nodes)] + [int(m.at / c.h) + 1 for m in c.masses])
-        n0 = max(8, math.ceil(2 * top * end))
-        if n0 > max_cells:
-            return DualReport("unknown", f"the range [0, {end}] needs {n0} initial cells > limit {max_cells}", base)
-        stack = [(end * (n0 - i - 1) / n0, end * (n0 - i) / n0, 0) for i in range(n0)]
-        digest = hashlib.sha256()
-        count = deepest = 0
-        lowest: list[tuple[Fraction, Fraction]] = []
-        worst: tuple[Fraction, Fraction, Fraction] | None = None
-        while stack:
-            lo, hi, depth = stack.pop()
-            count += 1
-            deepest = max(deepest, depth)
-            if count > max_cells:
-                return DualReport("unknown", f"cell limit {max_cells} reached before the range was covered", base)
-            m, r = (lo + hi) / 2, (hi - lo) / 2
-            f0, f1, f2, f3 = fn.at(m)
-            if f0 < 0:
-                return DualReport("negative", f"{what} < 0 at t = {m} (x = t/h = {m / c.h}): f in {f0.str(10)}",
-                                  {**base, "witness_value_upper": to_fraction(f0.upper())}, m)
-            rb = arb(_q(r))
-            r3 = rb * rb * rb
-            bound = f0 + _quadratic_floor(f1, f2, rb) - arb(f3.abs_upper()) * r3 / 6 - fn.fourth(lo) * r3 * rb / 24
-            if bound > 0:
-                low = _floor(to_fraction(bound.lower()))
-                digest.update(f"{lo},{hi};".encode())
-                lowest.append((low, m))
-                if len(lowest) > 4 * LOWEST_KEPT:
-                    lowest = sorted(lowest)[:LOWEST_KEPT]
-                if worst is None or low < worst[0]:
-                    worst = (low, lo, hi)
-                continue
-            if hi - lo < MIN_WIDTH:
-                return DualReport("unknown", f"undecided on the cell [{lo}, {hi}] of width < 2^-44 (f(m) = {f0.str(10)})", base)
-            stack.append((m, hi, depth + 1))
-            stack.append((lo, m, depth + 1))
-    finally:
-        flint.ctx.prec = old
-    assert worst is not None
-    cert = {**base, "cell_count": count, "max_depth": deepest, "min_lower_bound": worst[0],
-            "min_cell": [worst[1], worst[2]], "cells_sha256": digest.hexdigest()}
-    return DualReport("positive", f"{what} > 0 on [0, {end}]: {count} Arb cells over {len(fn.d)} kinks, smallest "
-                      f"lower bound {float(worst[0]):.3e}", cert, None, tuple(m for _, m in sorted(lowest)[:LOWEST_KEPT]))
+    top = max([len(c.nodes)] + [int(m.at / c.h) + 1 for m in c.masses])
+
+    def cell(lo: Fraction, hi: Fraction) -> tuple[arb, arb]:
+        f0, f1, f2, f3 = fn.at((lo + hi) / 2)
+        rb = arb(_q((hi - lo) / 2))
+        r3 = rb * rb * rb
+        return f0, f0 + _quadratic_floor(f1, f2, rb) - arb(f3.abs_upper()) * r3 / 6 - fn.fourth(lo) * r3 * rb / 24
+
+    return cover(c, end, top, cell, PREC, base, max_cells=max_cells, what=what, per_frequency=2,
+                 counted=f" over {len(fn.d)} kinks")

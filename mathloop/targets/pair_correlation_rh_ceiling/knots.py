@@ -17,7 +17,7 @@ from typing import Any, Mapping
 
 from mathloop.domain import fraction_str
 from mathloop.targets.base import Malformed
-from mathloop.targets.pair_correlation_rh_ceiling.candidate import MASS_KEYS, DualCandidate, Mass
+from mathloop.targets.pair_correlation_rh_ceiling.candidate import DualCandidate, Limits, parse_masses, schema
 from mathloop.targets.payload import exact_keys, parse_rational
 
 KEYS = {"h", "A", "L", "knots"}
@@ -25,15 +25,10 @@ KNOT_KEYS = {"at", "k"}
 
 
 @dataclass(frozen=True)
-class KnotLimits:
-    """The wide contract's size limits for a knot-form candidate."""
+class KnotLimits(Limits):
+    """The wide contract's size limits: the node form's (the expanded nodes, masses, digits) and the knots'."""
 
-    max_inv_h: int
-    A_max: Fraction
-    max_nodes: int
     max_knots: int
-    max_digits: int
-    max_masses: int
 
 
 @dataclass(frozen=True)
@@ -61,26 +56,16 @@ def expand(N: int, M: int, L: Fraction, knots: tuple[tuple[int, Fraction], ...])
 
 
 def knot_schema(lim: KnotLimits) -> dict[str, Any]:
-    """Return the JSON schema offered to models (it guides; `parse_knot_candidate` is the judge)."""
-    rational = {"type": "string", "pattern": r"^[+-]?[0-9]+(/[0-9]+)?$", "maxLength": lim.max_digits + 8}
-    return {
-        "type": "object",
-        "additionalProperties": False,
-        "required": sorted(KEYS),
-        "properties": {
-            "h": {**rational, "description": "grid step, 1/h an integer"},
-            "A": {**rational, "description": "support [-A, A], A/h an integer, A >= 1"},
-            "L": {**rational, "description": "ceiling = 2 - L; k = |alpha| - L on [-1, 1]"},
-            "knots": {"type": "array", "maxItems": lim.max_knots, "items": {
-                "type": "object", "additionalProperties": False, "required": ["at", "k"],
-                "properties": {"at": rational, "k": rational}},
-                "description": "k at 1 < at < A (increasing, on hZ), each >= -L; linear between 1, the knots and A (k(A) = 0)"},
-            "masses": {"type": "array", "maxItems": lim.max_masses, "items": {
-                "type": "object", "additionalProperties": False, "required": ["at", "weight"],
-                "properties": {"at": rational, "weight": rational}},
-                "description": "point masses at >= 1, weights >= 0"},
-        },
-    }
+    """Return the JSON schema offered to models (it guides; `parse_knot_candidate` is the judge): the node form's,
+    with the knots in place of the nodes."""
+    out = schema(lim)
+    props = dict(out["properties"])
+    rational = props.pop("nodes")["items"]
+    props["knots"] = {"type": "array", "maxItems": lim.max_knots, "items": {
+        "type": "object", "additionalProperties": False, "required": ["at", "k"],
+        "properties": {"at": rational, "k": rational}},
+        "description": "k at 1 < at < A (increasing, on hZ), each >= -L; linear between 1, the knots and A (k(A) = 0)"}
+    return {**out, "required": sorted(KEYS), "properties": props}
 
 
 def parse_knot_candidate(payload: Any, lim: KnotLimits) -> KnotDual:
@@ -115,16 +100,6 @@ def parse_knot_candidate(payload: Any, lim: KnotLimits) -> KnotDual:
         if knots and int(j) <= knots[-1][0]:
             raise Malformed(f"knots[{i}].at: the knots must be strictly increasing")
         knots.append((int(j), parse_rational(f"knots[{i}].k", q["k"], lim.max_digits)))
-    masses: list[Mass] = []
-    if "masses" in p:
-        rm = p["masses"]
-        if not isinstance(rm, list) or len(rm) > lim.max_masses:
-            raise Malformed(f"masses: must be a list of at most {lim.max_masses} {{at, weight}} objects")
-        for i, item in enumerate(rm):
-            q = exact_keys(item, MASS_KEYS, f"masses[{i}]")
-            at = parse_rational(f"masses[{i}].at", q["at"], 30)
-            if at > lim.A_max * 4:
-                raise Malformed(f"masses[{i}].at: above the limit {fraction_str(lim.A_max * 4)}")
-            masses.append(Mass(at, parse_rational(f"masses[{i}].weight", q["weight"], lim.max_digits)))
+    masses = parse_masses(p["masses"], lim) if "masses" in p else ()
     kt = tuple(knots)
-    return KnotDual(h, A, L, expand(N, M, L, kt), tuple(masses), kt)
+    return KnotDual(h, A, L, expand(N, M, L, kt), masses, kt)

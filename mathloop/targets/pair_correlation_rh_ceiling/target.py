@@ -14,7 +14,7 @@ Evidence artifacts (JSON, rationals as "p/q"):
 from __future__ import annotations
 
 import time
-from dataclasses import replace
+from dataclasses import astuple, replace
 from fractions import Fraction
 from typing import Any, Mapping
 
@@ -74,9 +74,7 @@ class PairCorrelationRHCeiling(Target):
                              int(lim["max_digits"]), int(lim["max_masses"]))
         self.max_cells = int(lim["max_cells"])
         self.knot_form = contract.parameters.get("form", "nodes") == "knots"
-        self.knot_limits = (KnotLimits(self.limits.max_inv_h, self.limits.A_max, self.limits.max_nodes,
-                                       int(lim["max_knots"]), self.limits.max_digits, self.limits.max_masses)
-                            if self.knot_form else None)
+        self.knot_limits = (KnotLimits(*astuple(self.limits), int(lim["max_knots"])) if self.knot_form else None)
 
     @classmethod
     def validate_contract(cls, contract: Contract) -> None:
