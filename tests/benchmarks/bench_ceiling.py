@@ -23,7 +23,8 @@ from pathlib import Path
 
 from mathloop.targets.pair_correlation_rh_ceiling.lp_warm import Graded
 
-PRIMAL = Fraction(6792816128, 10**10)  # rounded down: the bracket width printed is an upper bound
+PRIMAL = Fraction(6792816128, 10**10)
+CERTIFICATE_40 = Path(__file__).parents[1] / "support" / "pair_correlation_ceiling_40_40.json"  # rounded down: the bracket width printed is an upper bound
 DEFAULT_CONFIGS = ("10,3,nomass", "10,3,1", "10,6,1", "20,6,1", "10,3,6", "10,6,12", "10,10,10", "10,20,20",
                    "20,20,20,5:5", "20,30,30,10:5", "20,40,40,5:5", "40,40,40,g3:40/10:10/40:4")
 
@@ -136,10 +137,34 @@ def wide(spec: str, out: str, rounds: int = 20) -> None:
     res = lp_warm.solve(N, N * A, knots=knots, at=at, margin=1e-5, grid_factor=4, max_rounds=rounds, method="ipm",
                         keep_cuts=True, log=log)
     c = rationalise_knots(res, knots)
+    print(f"LP done in {time.monotonic() - t0:.1f} s: {res.rounds} rounds, rationalised ceiling {float(c.ceiling):.12f}",
+          flush=True)
+    if res.min_f < 0:
+        c = back_off_40(c)
     Path(out).write_text(json.dumps(c.payload()))
-    print(f"LP done in {time.monotonic() - t0:.1f} s: {res.rounds} rounds, rationalised ceiling {float(c.ceiling):.12f} "
-          f"-> {out}", flush=True)
+    print(f"-> {out}", flush=True)
     wide_check(out)
+
+
+def back_off_40(c):
+    """Return lam c + (1 - lam) inner in knot form, inner the (1/40, 40) certificate projected onto its own graded
+    knots and refined onto c's grid (a strictly feasible dual whose ceiling is close, so the step costs little);
+    lam the second-largest the floats allow (`mixing_weights`): the checker decides."""
+    import json
+
+    from mathloop.targets import build_target, load_contract
+    from mathloop.targets.pair_correlation_rh_ceiling.knots import KnotDual, expand
+    from mathloop.targets.pair_correlation_rh_ceiling.proposer import (as_knots, convex_combination, mixing_weights,
+                                                                      refine)
+
+    old = build_target(load_contract("pair-correlation-rh-ceiling")).parse(json.loads(CERTIFICATE_40.read_text()))
+    kt = tuple((j, old.nodes[j]) for j in Graded(((3, 40), (10, 10), (40, 4))).knots(40, 1600))
+    inner = refine(KnotDual(old.h, old.A, old.L, expand(40, 1600, old.L, kt), old.masses, kt), c.N, c.A,
+                   tuple(m.at for m in c.masses))
+    lam = mixing_weights(c, inner)[1]
+    mixed = as_knots(convex_combination(c, inner, lam))
+    print(f"backed off: lam = {lam} towards the (1/40, 40) certificate, ceiling {float(mixed.ceiling):.12f}", flush=True)
+    return mixed
 
 
 def wide_check(path: str) -> None:
