@@ -1,6 +1,6 @@
-"""The wide lineage's (1/40, 60) ceiling certificate 0.679523654477…, re-checked by two code paths.
+"""The wide lineage's ceiling certificates, each re-checked by two code paths.
 
-The candidate (knot form: h = 1/40, A = 60, 519 knots: every node to 4, 1/20 apart to 12, 1/8 to 24, 1/4 to 60;
+(1/40, 60), 0.679523654477…: the candidate (knot form: h = 1/40, A = 60, 519 knots: every node to 4, 1/20 apart to 12, 1/8 to 24, 1/4 to 60;
 119 masses at alpha = 1, 3/2, ..., 60) is the warm-started highspy LP keeping every cut (round 6, LP ceiling
 0.6795221415), rationalised onto its knots and backed off by lam = 839510/848031 towards the (1/40, 40)
 certificate projected onto its own knots (a float min f of -2.3e-5 became +5.3e-6 for 1.5e-6 of ceiling).
@@ -17,20 +17,28 @@ import pytest
 
 from tests.support.ceiling_scan import exact_conditions, parse, scan_minimum
 
-CERTIFICATE = Path(__file__).parents[1] / "support" / "pair_correlation_ceiling_40_60.json"
-CEILING = F(18008035132183031, 26500968750000000)
+SUPPORT = Path(__file__).parents[1] / "support"
+# file: (ceiling, (h, A, knots, nodes, masses))
+CERTIFICATES = {
+    "pair_correlation_ceiling_40_60.json": (F(18008035132183031, 26500968750000000), (F(1, 40), 60, 519, 2401, 119)),
+}
+
+
+@pytest.fixture(scope="module", params=sorted(CERTIFICATES))
+def certificate(request):
+    return json.loads((SUPPORT / request.param).read_text()), *CERTIFICATES[request.param]
 
 
 @pytest.fixture(scope="module")
-def payload():
-    return json.loads(CERTIFICATE.read_text())
+def payload(certificate):
+    return certificate[0]
 
 
-def test_the_certificate_is_the_knot_lp_dual_at_a_sixty(payload):
+def test_the_certificate_is_the_knot_lp_dual_of_its_size(certificate):
+    payload, ceiling, size = certificate
     c = parse(payload)
-    assert (c["h"], c["A"], len(payload["knots"]), len(c["nodes"]), len(c["masses"])) == (F(1, 40), 60, 519, 2401, 119)
-    assert 2 - c["L"] == CEILING and exact_conditions(c) == []
-    assert F(6795236, 10**7) < CEILING < F(6795237, 10**7)
+    assert (c["h"], c["A"], len(payload["knots"]), len(c["nodes"]), len(c["masses"])) == size
+    assert 2 - c["L"] == ceiling and exact_conditions(c) == []
 
 
 @pytest.mark.slow
@@ -58,11 +66,12 @@ def test_the_wide_checker_refutes_it_with_L_raised(payload):
 
 
 @pytest.mark.slow
-def test_the_wide_checker_certifies_it_and_its_cells_lie_below_the_second_paths_minimum(payload):
+def test_the_wide_checker_certifies_it_and_its_cells_lie_below_the_second_paths_minimum(certificate):
     from mathloop.targets import build_target, load_contract
 
+    payload, ceiling, _ = certificate
     target = build_target(load_contract("pair-correlation-rh-ceiling-wide"))
     ev = target.check(None, target.parse(payload))
-    assert all(r.rank == 0 for r in ev.results) and ev.bounds["ceiling"] == CEILING
+    assert all(r.rank == 0 for r in ev.results) and ev.bounds["ceiling"] == ceiling
     low, _ = scan_minimum(payload)
     assert 0 < F(ev.artifacts["positivity"]["min_lower_bound"]) <= F(low)
