@@ -4,6 +4,10 @@
 119 masses at alpha = 1, 3/2, ..., 60) is the warm-started highspy LP keeping every cut (round 6, LP ceiling
 0.6795221415), rationalised onto its knots and backed off by lam = 839510/848031 towards the (1/40, 40)
 certificate projected onto its own knots (a float min f of -2.3e-5 became +5.3e-6 for 1.5e-6 of ceiling).
+(1/80, 60), 0.679472790853562 (width 1.912e-4 to the primal): the same LP on 1/80 (knots every node to 2, every
+other to 4, then as above; 679 columns), stopped after round 4 (LP ceiling 0.6794647526, min f -8.2e-4 on its
+cuts), rationalised onto its knots, backed off by lam = 826795/957458 towards the (1/40, 60) certificate refined
+onto 1/80, knots rounded to 10^-15 (L down).
 Path one is the wide target's checker (exact conditions, Arb cells through the kinks). Path two
 (tests/support/ceiling_scan.py) shares no code with it: its own expansion of the knots, exact conditions in
 Fractions, f from the second-difference formula scanned in floats with its lowest minima refined in mpmath.
@@ -21,6 +25,7 @@ SUPPORT = Path(__file__).parents[1] / "support"
 # file: (ceiling, (h, A, knots, nodes, masses))
 CERTIFICATES = {
     "pair_correlation_ceiling_40_60.json": (F(18008035132183031, 26500968750000000), (F(1, 40), 60, 519, 2401, 119)),
+    "pair_correlation_ceiling_80_60.json": (F(339736395426781, 500000000000000), (F(1, 80), 60, 559, 4801, 119)),
 }
 
 
