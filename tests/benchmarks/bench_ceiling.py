@@ -2,6 +2,8 @@
 
     python tests/benchmarks/bench_ceiling.py session [time_limit_s]    # a real session in a temp store
     python tests/benchmarks/bench_ceiling.py configs [1/h,A[,nomass|1|A_w[,alpha_c:n|gE:n/E:n/...]]] ...]
+    python tests/benchmarks/bench_ceiling.py wide 1/h,A,E:n/E:n/... OUT.json [rounds]   # the wide lineage: LP + check
+    python tests/benchmarks/bench_ceiling.py wide-check OUT.json                         # the wide checker alone
 
 `session` runs the local proposer through the loop (checks in a child process, real SQLite store)
 and prints, at every commit, the elapsed time, the certified ceiling and the bracket width against
@@ -12,6 +14,7 @@ and prints LP and certified ceilings, the width and the times. Run it under `nic
 
 from __future__ import annotations
 
+import os
 import sys
 import tempfile
 import time
@@ -20,7 +23,8 @@ from pathlib import Path
 
 from mathloop.targets.pair_correlation_rh_ceiling.lp_warm import Graded
 
-PRIMAL = Fraction(6792816128, 10**10)  # rounded down: the bracket width printed is an upper bound
+PRIMAL = Fraction(6792816128, 10**10)
+CERTIFICATE_40 = Path(__file__).parents[1] / "support" / "pair_correlation_ceiling_40_40.json"  # rounded down: the bracket width printed is an upper bound
 DEFAULT_CONFIGS = ("10,3,nomass", "10,3,1", "10,6,1", "20,6,1", "10,3,6", "10,6,12", "10,10,10", "10,20,20",
                    "20,20,20,5:5", "20,30,30,10:5", "20,40,40,5:5", "40,40,40,g3:40/10:10/40:4")
 
@@ -105,9 +109,89 @@ def configs(specs: list[str]) -> None:
         print(f"{N:>4} {A:>3} {label:>16} {lp_ceiling:13.10f} {float(c.ceiling):13.10f} "
               f"{float(c.ceiling - PRIMAL):11.8f} {total:7.1f}  {how}", flush=True)
 
+
+def _load() -> str:
+    return "load " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def wide(spec: str, out: str, rounds: int = 20) -> None:
+    """Run the wide lineage's pipeline for "1/h,A,E:n/E:n/..." (masses at 1, 3/2, ..., A; knots 1/n apart from 1 up
+    to each E): the warm LP keeping every cut (a line per round: LP ceiling, min f, rows, seconds), the knot-form
+    rationalisation written to `out`, then the wide checker (`wide_check`)."""
+    import json
+
+    from mathloop.targets.pair_correlation_rh_ceiling import lp_warm
+    from mathloop.targets.pair_correlation_rh_ceiling.proposer import mass_points, rationalise_knots
+
+    parts = spec.split(",")
+    N, A = int(parts[0]), int(parts[1])
+    bands = Graded(tuple(tuple(int(x) for x in b.split(":")) for b in parts[2].split("/")))
+    knots, at = bands.knots(N, N * A), mass_points(N, A)
+    print(f"LP (1/{N}, {A}), {bands.describe()}: {1 + len(knots) + len(at)} columns; {_load()}", flush=True)
+    t0 = time.monotonic()
+
+    def log(res, rows, secs):
+        print(f"  round {res.rounds:2d}: LP ceiling {res.ceiling:.10f}  min f {res.min_f:+.2e}  rows {rows}  "
+              f"{secs:6.1f} s (total {time.monotonic() - t0:6.1f} s; {_load()})", flush=True)
+
+    res = lp_warm.solve(N, N * A, knots=knots, at=at, margin=1e-5, grid_factor=4, max_rounds=rounds, method="ipm",
+                        keep_cuts=True, log=log)
+    c = rationalise_knots(res, knots)
+    print(f"LP done in {time.monotonic() - t0:.1f} s: {res.rounds} rounds, rationalised ceiling {float(c.ceiling):.12f}",
+          flush=True)
+    if res.min_f < 0:
+        c = back_off_40(c)
+    Path(out).write_text(json.dumps(c.payload()))
+    print(f"-> {out}", flush=True)
+    wide_check(out)
+
+
+def back_off_40(c):
+    """Return lam c + (1 - lam) inner in knot form, inner the (1/40, 40) certificate projected onto its own graded
+    knots and refined onto c's grid (a strictly feasible dual whose ceiling is close, so the step costs little);
+    lam the second-largest the floats allow (`mixing_weights`): the checker decides."""
+    import json
+
+    from mathloop.targets import build_target, load_contract
+    from mathloop.targets.pair_correlation_rh_ceiling.knots import KnotDual, expand
+    from mathloop.targets.pair_correlation_rh_ceiling.proposer import (as_knots, convex_combination, mixing_weights,
+                                                                      refine)
+
+    old = build_target(load_contract("pair-correlation-rh-ceiling")).parse(json.loads(CERTIFICATE_40.read_text()))
+    kt = tuple((j, old.nodes[j]) for j in Graded(((3, 40), (10, 10), (40, 4))).knots(40, 1600))
+    inner = refine(KnotDual(old.h, old.A, old.L, expand(40, 1600, old.L, kt), old.masses, kt), c.N, c.A,
+                   tuple(m.at for m in c.masses))
+    lam = mixing_weights(c, inner)[1]
+    mixed = as_knots(convex_combination(c, inner, lam))
+    print(f"backed off: lam = {lam} towards the (1/40, 40) certificate, ceiling {float(mixed.ceiling):.12f}", flush=True)
+    return mixed
+
+
+def wide_check(path: str) -> None:
+    """Check a knot-form payload with the wide lineage's checker and print the verdict, ceiling, width and times."""
+    import json
+
+    from mathloop.targets import build_target, load_contract
+
+    target = build_target(load_contract("pair-correlation-rh-ceiling-wide"))
+    c = target.parse(json.loads(Path(path).read_text()))
+    print(f"check (1/{c.N}, {c.A}), {len(c.knots)} knots, {len(c.masses)} masses; {_load()}", flush=True)
+    t0 = time.monotonic()
+    ev = target.check(None, c)
+    ok = all(r.rank == 0 for r in ev.results)
+    pos = ev.artifacts.get("positivity", {})
+    print(f"{'certified' if ok else 'NOT certified'}: ceiling {float(c.ceiling):.12f}  width "
+          f"{float(c.ceiling - PRIMAL):.10f}  in {time.monotonic() - t0:.1f} s ({pos.get('cell_count')} cells, "
+          f"timings {ev.timings}); {_load()}", flush=True)
+
+
 if __name__ == "__main__":
     mode = sys.argv[1] if len(sys.argv) > 1 else "configs"
     if mode == "session":
         session(float(sys.argv[2]) if len(sys.argv) > 2 else 300.0)
+    elif mode == "wide":
+        wide(sys.argv[2], sys.argv[3], int(sys.argv[4]) if len(sys.argv) > 4 else 20)
+    elif mode == "wide-check":
+        wide_check(sys.argv[2])
     else:
         configs(sys.argv[2:] or list(DEFAULT_CONFIGS))

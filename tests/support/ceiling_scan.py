@@ -24,10 +24,27 @@ import numpy as np
 
 
 def parse(payload: dict[str, Any]) -> dict[str, Any]:
-    """Return h, L, nodes, masses (at, weight) as Fractions from a candidate payload."""
-    return {"h": Fraction(payload["h"]), "A": Fraction(payload["A"]), "L": Fraction(payload["L"]),
-            "nodes": [Fraction(v) for v in payload["nodes"]],
+    """Return h, L, nodes, masses (at, weight) as Fractions from a candidate payload (node or knot form)."""
+    h, A, L = Fraction(payload["h"]), Fraction(payload["A"]), Fraction(payload["L"])
+    if "knots" in payload:
+        nodes = knot_nodes(h, A, L, [(Fraction(q["at"]), Fraction(q["k"])) for q in payload["knots"]])
+    else:
+        nodes = [Fraction(v) for v in payload["nodes"]]
+    return {"h": h, "A": A, "L": L, "nodes": nodes,
             "masses": [(Fraction(m["at"]), Fraction(m["weight"])) for m in payload.get("masses", [])]}
+
+
+def knot_nodes(h: Fraction, A: Fraction, L: Fraction, knots: list[tuple[Fraction, Fraction]]) -> list[Fraction]:
+    """Return k(j h), j = 0 .. A/h, of the knot form: |alpha| - L up to 1, the knots, 0 at A, linear in between."""
+    points = [(Fraction(0), -L), (Fraction(1), 1 - L), *knots, (A, Fraction(0))]
+    out, seg = [], 0
+    for j in range(int(A / h) + 1):
+        x = j * h
+        while points[seg + 1][0] < x:
+            seg += 1
+        (x0, y0), (x1, y1) = points[seg], points[seg + 1]
+        out.append(y0 + (y1 - y0) * (x - x0) / (x1 - x0))
+    return out
 
 
 def exact_conditions(c: dict[str, Any]) -> list[str]:

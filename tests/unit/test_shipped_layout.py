@@ -42,6 +42,9 @@ PINNED = {
                             "2d5fbc838b12b3198e06ca5e03d164d0aec2cb18381b7ecfd89be2f56fdf0d94"),
     "pair-correlation-rh-ceiling": ("3c08cb2ad4c14535e713779f243a72e745df81c4d9ea2d2d499037647d6fdc28",
                                     "1ba16aa51de1a21e7ce2f3b9ee076972d3b97d6d24f4434559bfecc212373ee9"),
+    # issue 24: the wide ceiling lineage (knot form, A <= 120, the kink checker), a new file beside the first
+    "pair-correlation-rh-ceiling-wide": ("839bc56d137feb130f159cf7b781d6ff8648c71396b8356f70213318e42e0e1c",
+                                         "a17b22fa9361a0b2a09143d52a88cfb2caafed26799bdd2067d0af9aeabde231"),
     "shannon-capacity-c7": ("739d73807b2033e78ac56e7ff116003935d4107c7a62e2edb659c22bafdef934",
                             "059fb85f07049c3f6db7b625916a76ce42eb6b247174802e09cb10c8ead7f126"),
     "sidon-autocorrelation": ("9b2223c4185732abed9a2b4717dc54fb7cafa346462475477f43c278503b93fe",

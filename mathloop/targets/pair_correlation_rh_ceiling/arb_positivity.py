@@ -214,11 +214,30 @@ def certify_dual_positive(c: DualCandidate, end: Fraction, *, max_cells: int, wh
     f3 = third_derivative_bound(c)
     base: dict[str, Any] = {"method": METHOD, "range": [Fraction(0), end], "variable": "t = h x",
                             "third_derivative_bound": f3, "precision_bits": fn.prec}
+    f3b = None
+
+    def cell(lo: Fraction, hi: Fraction) -> tuple[arb, arb]:
+        nonlocal f3b
+        if f3b is None:
+            f3b = arb(_q(f3))
+        m, r = (lo + hi) / 2, (hi - lo) / 2
+        f0, f1, f2 = fn.at(m)
+        rb = arb(_q(r))
+        return f0, f0 + _quadratic_floor(f1, f2, rb) - f3b * rb * rb * rb / 6
+
+    return cover(c, end, initial_frequency(c), cell, fn.prec, base, max_cells=max_cells, what=what)
+
+
+def cover(c: DualCandidate, end: Fraction, frequency: int, cell, prec: int, base: dict[str, Any], *, max_cells: int,
+          what: str, per_frequency: int = 4, counted: str = "") -> DualReport:
+    """Return the verdict of covering [0, end] by cells: `cell(lo, hi)` gives (f at the midpoint, a lower bound of f
+    on the cell) as balls at precision `prec`; a bound certainly > 0 settles the cell, f(m) certainly < 0 refutes,
+    anything else is bisected (UNKNOWN below width 2^-44 or past `max_cells`). Starts from per_frequency *
+    frequency * end cells."""
     old = flint.ctx.prec
-    flint.ctx.prec = fn.prec
+    flint.ctx.prec = prec
     try:
-        f3b = arb(_q(f3))
-        n0 = max(8, math.ceil(4 * initial_frequency(c) * end))
+        n0 = max(8, math.ceil(per_frequency * frequency * end))
         if n0 > max_cells:
             return DualReport("unknown", f"the range [0, {end}] needs {n0} initial cells > limit {max_cells}", base)
         stack = [(end * (n0 - i - 1) / n0, end * (n0 - i) / n0, 0) for i in range(n0)]
@@ -232,13 +251,11 @@ def certify_dual_positive(c: DualCandidate, end: Fraction, *, max_cells: int, wh
             deepest = max(deepest, depth)
             if count > max_cells:
                 return DualReport("unknown", f"cell limit {max_cells} reached before the range was covered", base)
-            m, r = (lo + hi) / 2, (hi - lo) / 2
-            f0, f1, f2 = fn.at(m)
+            m = (lo + hi) / 2
+            f0, bound = cell(lo, hi)
             if f0 < 0:
                 return DualReport("negative", f"{what} < 0 at t = {m} (x = t/h = {m / c.h}): f in {f0.str(10)}",
                                   {**base, "witness_value_upper": to_fraction(f0.upper())}, m)
-            rb = arb(_q(r))
-            bound = f0 + _quadratic_floor(f1, f2, rb) - f3b * rb * rb * rb / 6
             if bound > 0:
                 low = _floor(to_fraction(bound.lower()))
                 digest.update(f"{lo},{hi};".encode())
@@ -257,5 +274,5 @@ def certify_dual_positive(c: DualCandidate, end: Fraction, *, max_cells: int, wh
     assert worst is not None
     cert = {**base, "cell_count": count, "max_depth": deepest, "min_lower_bound": worst[0],
             "min_cell": [worst[1], worst[2]], "cells_sha256": digest.hexdigest()}
-    return DualReport("positive", f"{what} > 0 on [0, {end}]: {count} Arb cells, smallest lower bound "
+    return DualReport("positive", f"{what} > 0 on [0, {end}]: {count} Arb cells{counted}, smallest lower bound "
                       f"{float(worst[0]):.3e}", cert, None, tuple(m for _, m in sorted(lowest)[:LOWEST_KEPT]))

@@ -109,17 +109,21 @@ def parse_candidate(payload: Any, lim: Limits) -> DualCandidate:
     nodes = parse_list("nodes", p["nodes"], lim.max_nodes, lim.max_digits)
     if len(nodes) != m + 1:
         raise Malformed(f"nodes: expected A/h + 1 = {m + 1} values (j = 0 .. A/h), got {len(nodes)}")
-    masses: list[Mass] = []
-    if "masses" in p:
-        raw = p["masses"]
-        if not isinstance(raw, list):
-            raise Malformed("masses: must be a list of {at, weight} objects")
-        if len(raw) > lim.max_masses:
-            raise Malformed(f"masses: {len(raw)} entries exceeds the limit {lim.max_masses}")
-        for i, item in enumerate(raw):
-            q = exact_keys(item, MASS_KEYS, f"masses[{i}]")
-            at = parse_rational(f"masses[{i}].at", q["at"], 30)
-            if at > lim.A_max * 4:
-                raise Malformed(f"masses[{i}].at: above the limit {fraction_str(lim.A_max * 4)}")
-            masses.append(Mass(at, parse_rational(f"masses[{i}].weight", q["weight"], lim.max_digits)))
-    return DualCandidate(h, A, L, nodes, tuple(masses))
+    masses = parse_masses(p["masses"], lim) if "masses" in p else ()
+    return DualCandidate(h, A, L, nodes, masses)
+
+
+def parse_masses(raw: Any, lim: Limits) -> tuple[Mass, ...]:
+    """Return the typed point masses (at <= 4 A_max, at most max_masses). Raises Malformed naming the field."""
+    if not isinstance(raw, list):
+        raise Malformed("masses: must be a list of {at, weight} objects")
+    if len(raw) > lim.max_masses:
+        raise Malformed(f"masses: {len(raw)} entries exceeds the limit {lim.max_masses}")
+    masses = []
+    for i, item in enumerate(raw):
+        q = exact_keys(item, MASS_KEYS, f"masses[{i}]")
+        at = parse_rational(f"masses[{i}].at", q["at"], 30)
+        if at > lim.A_max * 4:
+            raise Malformed(f"masses[{i}].at: above the limit {fraction_str(lim.A_max * 4)}")
+        masses.append(Mass(at, parse_rational(f"masses[{i}].weight", q["weight"], lim.max_digits)))
+    return tuple(masses)

@@ -175,13 +175,16 @@ class WarmLp:
 
 
 def solve(N: int, M: int, *, knots: Sequence[int], at: Sequence[int], margin: float = 1e-5, grid_factor: int = 4,
-          max_rounds: int = 40, deadline: float | None = None, method: str = "simplex",
+          max_rounds: int = 40, deadline: float | None = None, method: str = "simplex", keep_cuts: bool = False,
           log: Callable[[DualLp, int, float], None] | None = None) -> DualLp | None:
     """Return the cutting-plane LP optimum for h = 1/N, A = M/N (knots and masses as grid indices), or None.
 
     Stops when no refined local minimum of f (or of a) is below margin/2, after `max_rounds`, or at the
     `time.monotonic()` deadline (then the last solved round is returned: a proposal, never a certificate).
-    `log(result, rows, seconds)` is called after every round (benchmarks).
+    `log(result, rows, seconds)` is called after every round (benchmarks). With `keep_cuts` no row is ever
+    deleted: at (1/40, 40) with 719 columns, dropping far-inactive rows made the rounds cycle (a dropped row
+    became the violated one), so the larger configurations keep every cut and converge at the price of
+    larger LPs.
     """
     at = tuple(at)
     model = WarmLp(N, M, knots, at, margin, method)
@@ -207,6 +210,7 @@ def solve(N: int, M: int, *, knots: Sequence[int], at: Sequence[int], margin: fl
             return result
         near = (np.outer(cuts, np.ones(3)) + np.arange(-1, 2) / (NEAR * top)).ravel()
         near_a = (np.outer(cuts_a, np.ones(3)) + np.arange(-1, 2) / (NEAR * top)).ravel()
-        model.drop(f, fa, 3 * model.nv)
+        if not keep_cuts:
+            model.drop(f, fa, 3 * model.nv)
         model.add(np.clip(near, 0.0, 1.0), np.clip(near_a, 0.0, 0.5))
     return result

@@ -39,6 +39,7 @@ from mathloop.targets.base import Malformed
 from mathloop.targets.pair_correlation_rh_ceiling import conditions, lp, lp_warm
 from mathloop.targets.pair_correlation_rh_ceiling.arb_positivity import certify_dual_positive, certify_mass_floor
 from mathloop.targets.pair_correlation_rh_ceiling.candidate import DualCandidate, Mass
+from mathloop.targets.pair_correlation_rh_ceiling.knots import KnotDual, expand
 
 # (alpha_c, n): in the scipy LP, nodes beyond alpha_c interpolate knots spaced 1/n; or Graded bands: the
 # warm-started highspy LP (lp_warm) with knots 1/n apart up to each band's end (a non-uniform grid in the LP)
@@ -72,6 +73,25 @@ def rationalise(res: lp.DualLp, denominator: int = DENOMINATOR) -> DualCandidate
     if len(masses) == 1 and ws[0] == 0:
         masses = ()
     return DualCandidate(h, Fraction(res.M, res.N), L, tuple(nodes), masses)
+
+
+def rationalise_knots(res: lp.DualLp, knots: tuple[int, ...], denominator: int = DENOMINATOR) -> KnotDual:
+    """Return the knot-form candidate nearest a knot LP's floats (the wide lineage): L rounded down, each knot's
+    value rounded and clamped to >= -L, the weights rounded down; the nodes between knots are exact interpolation,
+    so the second differences vanish off the knots (what the kink checker's cost follows)."""
+    h = Fraction(1, res.N)
+    L = Fraction(math.floor(res.L * denominator), denominator)
+    kt = tuple((j, max(Fraction(round(float(res.nodes[j]) * denominator), denominator), -L)) for j in knots)
+    ws = [Fraction(math.floor(max(float(w), 0.0) * denominator), denominator) for w in res.weights]
+    masses = tuple(Mass(b * h, w) for b, w in zip(res.at, ws))
+    return KnotDual(h, Fraction(res.M, res.N), L, expand(res.N, res.M, L, kt), masses, kt)
+
+
+def as_knots(c: DualCandidate) -> KnotDual:
+    """Return the same dual in knot form: a knot wherever the nodes bend beyond alpha = 1 (exact, same k)."""
+    N, M = c.N, len(c.nodes) - 1
+    kt = tuple((j, c.nodes[j]) for j in range(N + 1, M) if c.nodes[j + 1] - 2 * c.nodes[j] + c.nodes[j - 1])
+    return KnotDual(c.h, c.A, c.L, c.nodes, c.masses, kt)
 
 
 def convex_combination(a: DualCandidate, b: DualCandidate, lam: Fraction) -> DualCandidate:
@@ -331,7 +351,7 @@ class CeilingProposer(Proposer):
             if got is None:
                 continue
             c, _, how = got
-            payload = c.payload()
+            payload = as_knots(c).payload() if getattr(self.target, "knot_form", False) else c.payload()
             if (roof is None or c.ceiling <= roof) and payload_sha(payload) not in ctx.seen:
                 meta = {"h": fraction_str(c.h), "A": fraction_str(c.A), "masses_up_to": Aw,
                         "lp_tail": None if tail is None else tail.describe() if isinstance(tail, lp_warm.Graded)

@@ -14,7 +14,7 @@ Evidence artifacts (JSON, rationals as "p/q"):
 from __future__ import annotations
 
 import time
-from dataclasses import replace
+from dataclasses import astuple, replace
 from fractions import Fraction
 from typing import Any, Mapping
 
@@ -26,6 +26,7 @@ from mathloop.targets.base import CheckerCrash, Target
 from mathloop.targets.evidence import Outcome, assemble, int_limit
 from mathloop.targets.pair_correlation_rh_ceiling import conditions
 from mathloop.targets.pair_correlation_rh_ceiling.candidate import DualCandidate, Limits, parse_candidate, schema
+from mathloop.targets.pair_correlation_rh_ceiling.knots import KnotLimits, knot_schema, parse_knot_candidate
 
 BOUND_NAME = "ceiling"
 LEMMA_REASON = ("weak duality J(r) >= L r(0) on the class: proved on paper (Parseval + signs; contract statement and "
@@ -37,7 +38,8 @@ class PairCorrelationRHCeiling(Target):
     """A dual certificate k for the Chirre–Gonçalves–de Laat class (see the package docstring)."""
 
     name = "pair-correlation-rh-ceiling"
-    contract_files = ("pair-correlation-rh-ceiling.toml",)  # in obligations/
+    # the wide lineage (issue 24): knot-form duals, A up to 120, the kink checker (`parameters.form = "knots"`)
+    contract_files = ("pair-correlation-rh-ceiling.toml", "pair-correlation-rh-ceiling-wide.toml")  # in obligations/
     version = "1"
     ceiling_of = ("pair-correlation-rh", "proportion", "ceiling")  # every B(r) of that class is <= 2 - L
     checks = {
@@ -71,12 +73,14 @@ class PairCorrelationRHCeiling(Target):
         self.limits = Limits(int(lim["max_inv_h"]), Fraction(lim["A_max"]), int(lim["max_nodes"]),
                              int(lim["max_digits"]), int(lim["max_masses"]))
         self.max_cells = int(lim["max_cells"])
+        self.knot_form = contract.parameters.get("form", "nodes") == "knots"
+        self.knot_limits = (KnotLimits(*astuple(self.limits), int(lim["max_knots"])) if self.knot_form else None)
 
     @classmethod
     def validate_contract(cls, contract: Contract) -> None:
         super().validate_contract(contract)
         int_limit(contract, "max_inv_h", 1, 2000)
-        int_limit(contract, "max_nodes", 2, 20001)
+        int_limit(contract, "max_nodes", 2, 100001)  # the wide lineage expands up to 48001 nodes
         int_limit(contract, "max_digits", 1, 200)
         int_limit(contract, "max_masses", 0, 1024)
         int_limit(contract, "max_cells", 1, 50_000_000)
@@ -87,18 +91,34 @@ class PairCorrelationRHCeiling(Target):
             q = None
         if q is None or q < 1:
             raise ContractError(contract.path, "limits.A_max", "must be a rational string >= 1")
+        form = contract.parameters.get("form", "nodes")
+        if set(contract.parameters) - {"form"} or form not in ("nodes", "knots"):
+            raise ContractError(contract.path, "parameters", 'only `form` = "nodes" (every node) or "knots" is known')
+        if form == "knots":
+            int_limit(contract, "max_knots", 1, 20000)
         cls.parsed_seed(contract)
 
     def candidate_schema(self) -> dict[str, Any]:
-        return schema(self.limits)
+        return knot_schema(self.knot_limits) if self.knot_limits is not None else schema(self.limits)
 
     def parse(self, payload: Any) -> DualCandidate:
-        """Return the dual candidate. Raises Malformed("<field>: reason")."""
+        """Return the dual candidate (knot form in the wide lineage). Raises Malformed("<field>: reason")."""
+        if self.knot_limits is not None:
+            return parse_knot_candidate(payload, self.knot_limits)
         return parse_candidate(payload, self.limits)
+
+    def _positivity(self, c: DualCandidate, end: Fraction):
+        """Return the Arb verdict on f > 0 over [0, end]: through the kinks in the wide lineage, else the monomials."""
+        if self.knot_form:
+            from mathloop.targets.pair_correlation_rh_ceiling.kink_positivity import certify_kinks_positive
+
+            return certify_kinks_positive(c, end, max_cells=self.max_cells)
+        from mathloop.targets.pair_correlation_rh_ceiling.arb_positivity import certify_dual_positive
+
+        return certify_dual_positive(c, end, max_cells=self.max_cells)
 
     def check(self, parent_state: Mapping[str, Any] | None, candidate: DualCandidate) -> Evidence:
         from mathloop.targets.pair_correlation_rh_ceiling import cross_check  # numpy, mpmath: imported on use
-        from mathloop.targets.pair_correlation_rh_ceiling.arb_positivity import certify_dual_positive
 
         t0 = time.perf_counter()
         c = candidate
@@ -115,7 +135,7 @@ class PairCorrelationRHCeiling(Target):
         if exact["masses"][0] and exact["support"][0] and floor.verdict is Verdict.PROVED:
             rng = conditions.reduced_range(c)
             artifacts["range"] = rng.artifact()
-            rep = certify_dual_positive(c, rng.end, max_cells=self.max_cells)
+            rep = self._positivity(c, rng.end)
             positivity: dict[str, Any] = {**rep.certificate, "status": rep.status}
             t2 = time.perf_counter()
             if rep.status == "positive":
@@ -142,7 +162,9 @@ class PairCorrelationRHCeiling(Target):
             precision={
                 "conditions": "exact rationals (Fraction)",
                 "range": "exact: period lcm, or T^2 (1 - 2W) 986/100 >= h S",
-                "positivity": "Arb balls (python-flint), second-order Taylor cells with an exact third-derivative bound",
+                "positivity": ("Arb balls (python-flint) at 192 bits, third-order Taylor cells over the kinks with a local "
+                               "fourth-derivative bound" if self.knot_form else
+                               "Arb balls (python-flint), second-order Taylor cells with an exact third-derivative bound"),
                 "cross_check": f"mpmath at {cross_check.DPS} dps at the lowest cells; float sample of f",
             } | ({"mass_floor": "Arb cells as for positivity, on [0, period/2]; float sample of a"}
                  if "mass_floor" in artifacts else {}),  # light masses: evidence as before heavy masses existed
