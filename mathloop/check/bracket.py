@@ -2,10 +2,12 @@
 
 `pair-correlation-rh` certifies lower bounds B(r) <= best value of its class; `pair-correlation-rh-ceiling`
 certifies ceilings 2 - L >= every B(r). In one store the heads of the two lineages bracket the class's
-best value. A candidate that would cross the other side (a primal above the best ceiling, a ceiling
-below the best primal) means one of the two checkers is wrong: `limits` gives the partner's bound as a
-`Limit` that `gate.decide` enforces (an `error`, never a commit), naming the partner's commit and this
-lineage's head.
+best value. An implementation may ship several lineages (contracts with other limits, e.g.
+`pair-correlation-rh-ceiling-wide`): the partner side is the best head over every lineage the partner's own
+distribution ships (the lowest ceiling, the highest primal). A candidate that would cross the other side (a
+primal above the best ceiling, a ceiling below the best primal) means one of the two checkers is wrong:
+`limits` gives the partner's bound as a `Limit` that `gate.decide` enforces (an `error`, never a commit),
+naming the partner's lineage and commit and this lineage's head.
 """
 
 from __future__ import annotations
@@ -116,32 +118,55 @@ def pair_of(contract: Contract) -> tuple[str, str, str, str, bool] | None:
 
 
 @lru_cache(maxsize=8)
-def _partner_contract(name: str) -> Contract | None:
-    from mathloop.targets import load_contract
+def _partner_contracts(implementation: str) -> tuple[Contract, ...]:
+    """Return the lineages of a bracket partner: every contract its own distribution ships for it.
 
-    try:
-        return load_contract(name)
-    except ContractError:
-        return None
+    Only the registering distribution's files count (as for `ceiling_of`): a plug-in shipping a contract for a
+    mathloop target does not become one side of mathloop's bracket, nor does a user contract.
+    """
+    from mathloop.targets import load_contract
+    from mathloop.targets.catalogue import shipped_contracts
+    from mathloop.targets.registry import registered
+
+    owner = registered().get(implementation)
+    if owner is None:
+        return ()
+    out = []
+    for shipped in shipped_contracts():
+        if shipped.implementation == implementation and shipped.distribution == owner.distribution:
+            try:
+                out.append(load_contract(shipped.name))
+            except ContractError:  # refused where it is used; it brackets nothing
+                continue
+    return tuple(out)
 
 
 def _side(repo: Any, contract: Contract | None, name: str, bound: str) -> Side:
     head = repo.head(contract.sha256) if contract is not None else None
     value = head.bounds.get(bound) if head is not None else None
-    return Side(name, bound, value, head.hash if head is not None and value is not None else None)
+    return Side(contract.name if contract is not None else name, bound, value,
+                head.hash if head is not None and value is not None else None)
+
+
+def _best_side(repo: Any, implementation: str, bound: str, lowest: bool) -> Side:
+    """Return the partner's side: its best certified head over its lineages (the lowest ceiling, the highest primal)."""
+    sides = [s for s in (_side(repo, c, implementation, bound) for c in _partner_contracts(implementation))
+             if s.value is not None]
+    if not sides:
+        return Side(implementation, bound, None, None)
+    return (min if lowest else max)(sides, key=lambda s: (s.value, s.contract))
 
 
 def bracket(repo: Any, contract: Contract) -> Bracket | None:
-    """Return the bracket of the contract's class in this store (None if the contract is in no pair)."""
+    """Return the bracket of the contract's class in this store (None if the contract is in no pair): this
+    lineage's head against the partner's best head over all its lineages."""
     pair = pair_of(contract)
     if pair is None:
         return None
     p, pb, c, cb, is_primal = pair
-    mine = contract
-    other = _partner_contract(c if is_primal else p)
-    primal = _side(repo, mine if is_primal else other, p, pb)
-    ceiling = _side(repo, other if is_primal else mine, c, cb)
-    return Bracket(primal, ceiling)
+    if is_primal:
+        return Bracket(_side(repo, contract, p, pb), _best_side(repo, c, cb, lowest=True))
+    return Bracket(_best_side(repo, p, pb, lowest=False), _side(repo, contract, c, cb))
 
 
 @dataclass(frozen=True)
@@ -153,7 +178,7 @@ class Limit:
         value: the partner head's certified value.
         upper: True when this bound may not exceed `value` (a primal under its ceiling), False when it may
             not fall below it (a ceiling above its primal).
-        partner: the partner lineage's implementation name; partner_bound its bound name.
+        partner: the partner lineage (contract name) holding that value; partner_bound its bound name.
         partner_commit: the partner head's commit; head: this lineage's head the candidate is checked against.
     """
 
@@ -186,12 +211,11 @@ def limits(repo: Any, contract: Contract, head_commit: str | None = None) -> tup
     b = bracket(repo, contract)
     if b is None:
         return ()
-    p, pb, c, cb, is_primal = pair_of(contract)  # type: ignore[misc]
-    other = b.ceiling if is_primal else b.primal
+    is_primal = pair_of(contract)[4]  # type: ignore[index]
+    mine, other = (b.primal, b.ceiling) if is_primal else (b.ceiling, b.primal)
     if other.value is None:
         return ()
-    return (Limit(pb if is_primal else cb, other.value, is_primal, c if is_primal else p, other.bound, other.commit,
-                  head_commit),)
+    return (Limit(mine.bound, other.value, is_primal, other.contract, other.bound, other.commit, head_commit),)
 
 
 def guard(repo: Any, contract: Contract, evidence: Evidence, head_commit: str | None) -> str | None:

@@ -657,10 +657,10 @@ def first_ceiling(monkeypatch):
 
     _register(monkeypatch, "aaa-ceiling", "FirstCeiling")
     bracket.pairs.cache_clear()
-    bracket._partner_contract.cache_clear()
+    bracket._partner_contracts.cache_clear()
     yield
     bracket.pairs.cache_clear()
-    bracket._partner_contract.cache_clear()
+    bracket._partner_contracts.cache_clear()
 
 
 def test_a_plugin_cannot_replace_a_shipped_targets_bracket_partner(first_ceiling):

@@ -111,3 +111,30 @@ def test_status_json_shows_the_bracket(repo, primal, ceiling, tmp_path):
     assert br["width"] == str(CEILING_SEED - PRIMAL_SEED) and br["consistent"]
     res = CliRunner().invoke(app, ["status", "pair-correlation-rh-ceiling", "--db", db])
     assert "bracket" in res.output and "0.7590000000" in res.output
+
+
+def test_the_partner_side_is_the_best_head_over_all_the_partners_lineages(repo, primal, ceiling):
+    """A ceiling certified in the wide lineage brackets (and guards) the primal like one in the first lineage."""
+    wide = load_contract("pair-correlation-rh-ceiling-wide")
+    roots(repo, primal, ceiling)
+    Session(wide, repo, InProcessRunner()).ensure_root()
+    # a weaker L proves; the stand-in certifies 0.70 for it, below the first lineage's 0.759
+    summary = Session(wide, repo, Miscertifying("ceiling", F(7, 10))).run(
+        Scripted([dict(wide.seed) | {"L": "1.240"}]), SessionLimits(1))
+    assert summary.labels == {Label.CORRECT.value: 1}
+    b = bracket(repo, primal)
+    assert (b.ceiling.contract, b.ceiling.value) == ("pair-correlation-rh-ceiling-wide", F(7, 10))
+    assert b.ceiling.commit == repo.head(wide.sha256).hash
+    assert bracket(repo, ceiling).ceiling.value == CEILING_SEED  # a lineage's own view keeps its own head
+    assert bracket(repo, ceiling).primal.contract == "pair-correlation-rh"
+
+    # a primal between the two ceilings crosses the wide one: refused, naming that lineage and its commit
+    head = repo.head(primal.sha256)
+    bug = Miscertifying("proportion", F(72, 100))
+    respelled = dict(primal.seed) | {"A": "2/1"}  # the seed spelled anew: an exact repeat is not checked again
+    summary = Session(primal, repo, bug).run(Scripted([respelled]), SessionLimits(1))
+    assert summary.labels == {Label.ERROR.value: 1}
+    assert repo.head(primal.sha256).hash == head.hash
+    [rej] = [r for r in repo.candidates(primal.sha256) if r.label == Label.ERROR.value]
+    text = " ".join(rej.reasons)
+    assert "pair-correlation-rh-ceiling-wide" in text and repo.head(wide.sha256).hash in text
