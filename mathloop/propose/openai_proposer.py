@@ -234,7 +234,8 @@ class OpenAIProposer:
         try:
             reply = self.endpoint.complete(messages, temperature=self.options.temperature,
                                            max_tokens=self.options.max_tokens, session_deadline=ctx.deadline,
-                                           schema=self.reader.schema_at(ctx.head.state if ctx.head else None))
+                                           schema=self.reader.schema_at(ctx.head.state if ctx.head else None,
+                                                                        ctx.seen))
         except RequestFailed as e:
             with self._lock:
                 self._failed += 1

@@ -150,7 +150,7 @@ def build_messages(ctx: Context, schema: Mapping[str, Any], *, rejections: int, 
     parametrised = form is not None and not form.identity
     head = dict(ctx.head.state) if ctx.head else None
     if parametrised:
-        schema = form.schema_at(head)
+        schema = form.schema_at(head, ctx.seen)
     system = template("system.md").substitute(schema=json.dumps(schema, sort_keys=True, ensure_ascii=False),
                                               numbers=_FORM_NUMBERS if parametrised else _NUMBERS)
     shown = ctx.rejections[: max(0, rejections)]

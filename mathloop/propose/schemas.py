@@ -55,9 +55,10 @@ class ReplyReader:
         if self.form is not None and self.full_keys == schema_keys(self.form.schema):
             self.full_keys = None  # the form restricts the payload's own keys: every reply must follow the form
 
-    def schema_at(self, head: Mapping[str, Any] | None) -> dict[str, Any]:
-        """Return the schema offered for this head (the form's narrower one where it has one)."""
-        return dict(self.form.schema_at(head)) if self.form is not None else self.schema
+    def schema_at(self, head: Mapping[str, Any] | None, seen: frozenset[str] = frozenset()) -> dict[str, Any]:
+        """Return the schema offered for this head (the form's narrower one where it has one; `seen`: stored
+        payload sha256s, whose replies a form may leave out)."""
+        return dict(self.form.schema_at(head, seen)) if self.form is not None else self.schema
 
     def is_full_payload(self, reply: Any) -> bool:
         """Return whether a reply has exactly the full payload's keys (and the form has other keys)."""

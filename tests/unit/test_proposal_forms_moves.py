@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from mathloop.domain import Head, Label, Rejection
+from mathloop.domain import Head, Label, Rejection, payload_sha
 from mathloop.propose.attempts import AttemptLog
 from mathloop.propose.base import Context
 from mathloop.targets import build_target, load_contract
@@ -29,15 +29,25 @@ def moves(schema=FORM.schema):
     return st.fixed_dictionaries({k: st.sampled_from(v["enum"]) for k, v in schema["properties"].items()})
 
 
+def instances(schema):
+    """Return every reply of a move schema (finite: products of enums, over its anyOf branches)."""
+    out = []
+    for b in schema.get("anyOf", [schema]):
+        p = b["properties"]
+        out += [{"coordinate": c, "direction": d, "size": z} for c in p["coordinate"]["enum"]
+                for d in p["direction"]["enum"] for z in p["size"]["enum"]]
+    return out
+
+
 def _coordinate():
     return st.integers(-999999, 999999).map(lambda n: Fraction(n, 10**6))
 
 
 @st.composite
-def heads(draw):
+def heads(draw, max_p=11, max_q=5):
     """Return a head of the form: p0..p10, q, q1..q5 in [−0.999999, 0.999999] (6 places), R in [0.001, 1.999]."""
-    p = draw(st.lists(_coordinate(), min_size=1, max_size=11))
-    qs = draw(st.lists(_coordinate(), max_size=5))
+    p = draw(st.lists(_coordinate(), min_size=1, max_size=max_p))
+    qs = draw(st.lists(_coordinate(), max_size=max_q))
     q, R = draw(_coordinate()), Fraction(draw(st.integers(1000, 1999000)), 10**6)
     while qs and qs[-1] == 0:
         qs.pop()
@@ -89,6 +99,22 @@ def test_a_head_offers_its_own_coordinates_and_every_offered_move_reads_back_as_
         assert back is None
     else:
         assert back is not None and FORM.map(back, head) == moved
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(heads(max_p=3, max_q=2), st.data())
+def test_a_head_offers_exactly_the_moves_whose_candidate_is_not_stored_yet(head, data):
+    offered = instances(FORM.schema_at(head))
+    tried = data.draw(st.lists(st.sampled_from(offered), max_size=len(offered) - 1, unique_by=str))
+    seen = frozenset({payload_sha(head)} | {payload_sha(FORM.map(m, head)) for m in tried})
+    left = instances(FORM.schema_at(head, seen))
+    assert all(m in offered for m in left)  # every reply of the narrowed schema is one of the head's schema
+    assert {str(m) for m in left} == {str(m) for m in offered if payload_sha(FORM.map(m, head)) not in seen}
+
+
+def test_when_every_move_was_tried_the_head_schema_is_offered_again():
+    seen = frozenset(payload_sha(FORM.map(m, SEED)) for m in instances(FORM.schema_at(SEED)))
+    assert FORM.schema_at(SEED, seen) == FORM.schema_at(SEED)
 
 
 def test_one_move_from_the_seed_raises_the_degree_of_q_and_keeps_q1_fixed():
@@ -177,5 +203,7 @@ def test_a_session_shows_the_model_its_moves_and_offers_the_new_heads_coordinate
     assert "Moves that raised kappa" in last and '- {"coordinate": "q1", "direction": "-", "size": "large"}: 0.386839 -> 0.39' in last
     assert '- {"coordinate": "p0", "direction": "+", "size": "large"}: 0.3' in last.split("Tried from the current head")[1]
     sent = [r["body"]["response_format"] for r in srv.requests]
-    enum = lambda f: (f.get("json_schema", {}).get("schema") or f["schema"])["properties"]["coordinate"]["enum"]  # noqa: E731
-    assert enum(sent[0]) == ["R", "p0", "p1", "q", "q1"] and enum(sent[2]) == ["R", "p0", "p1", "q", "q1", "q2"]
+    moves_of = lambda f: instances(f.get("json_schema", {}).get("schema") or f["schema"])  # noqa: E731
+    assert {m["coordinate"] for m in moves_of(sent[0])} == {"R", "p0", "p1", "q", "q1"}
+    assert {m["coordinate"] for m in moves_of(sent[2])} == {"R", "p0", "p1", "q", "q1", "q2"}
+    assert down in moves_of(sent[1]) and down not in moves_of(sent[2])  # tried from this head: not offered again

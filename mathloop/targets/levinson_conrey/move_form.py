@@ -24,6 +24,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Mapping
 
+from mathloop.domain import payload_sha
 from mathloop.targets.base import Malformed
 from mathloop.targets.form import Decimal, ProposalForm, object_schema
 from mathloop.targets.levinson_conrey.edit_form import KEYS as EDIT_KEYS, LevinsonEditForm
@@ -105,9 +106,34 @@ class LevinsonMoveForm:
         return ("Coordinates you may move: " + ", ".join(n if n in have else f"{n} (new: raises the degree)"
                                                           for n in names))
 
-    def schema_for(self, head: Mapping[str, Any] | None) -> dict[str, Any]:
-        """Return the reply schema offered for this head: its coordinates and the next new ones only."""
-        return self._schema(self.coordinates_of(head))
+    def schema_for(self, head: Mapping[str, Any] | None, seen: frozenset[str] = frozenset()) -> dict[str, Any]:
+        """Return the reply schema offered for this head: its coordinates and the next new ones, without the moves
+        whose candidate is already stored (`seen`: payload sha256s), so that a reply cannot repeat one.
+
+        Moves are grouped by the sizes still open per (direction, coordinates) into `anyOf` branches; with nothing
+        tried it is the plain schema; when every move was tried, the plain schema too (the loop records repeats).
+        """
+        names = self.coordinates_of(head)
+        if not seen or not isinstance(head, Mapping) or self.coords(head) is None:
+            return self._schema(names)
+        groups: dict[tuple[tuple[str, ...], tuple[str, ...]], list[str]] = {}  # (directions, sizes) -> coordinates
+        for name in names:
+            open_sizes = {d: tuple(size for size in SIZES if payload_sha(self.to_payload(
+                {"coordinate": name, "direction": d, "size": size}, head)) not in seen) for d in DIRECTIONS}
+            if open_sizes["+"] == open_sizes["-"]:
+                keys = [(tuple(DIRECTIONS), open_sizes["+"])]
+            else:
+                keys = [((d,), sizes) for d, sizes in open_sizes.items()]
+            for key in keys:
+                if key[1]:
+                    groups.setdefault(key, []).append(name)
+        if not groups or list(groups) == [(tuple(DIRECTIONS), tuple(SIZES))]:
+            return self._schema(names)  # nothing tried yet, or everything (the loop then records the repeat)
+        branches = [object_schema({"coordinate": {"type": "string", "enum": coords},
+                                   "direction": {"type": "string", "enum": list(directions)},
+                                   "size": {"type": "string", "enum": list(sizes)}})
+                    for (directions, sizes), coords in groups.items()]
+        return branches[0] if len(branches) == 1 else {"anyOf": branches}
 
     def coords(self, state: Mapping[str, Any]) -> tuple[list[Fraction], Fraction, list[Fraction], Fraction] | None:
         """Return (p, q, [q1, …], R) of a state exactly as the prompt shows it (6 places), None without the form."""
