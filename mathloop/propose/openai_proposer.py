@@ -209,7 +209,7 @@ class OpenAIProposer:
             note = template("repeat.md").substitute(payload=_json_text(shown, 400))
             with self._lock:
                 seq, self._issued = self._issued, self._issued + 1
-            again = self._one([*messages, {"role": "user", "content": note.strip()}], seq, ctx)
+            again = self._one([*messages, {"role": "user", "content": note.strip()}], seq, ctx, frozenset(seen))
             extra += 1
             if isinstance(again, Proposal):
                 again = Proposal(again.payload, again.proposer, {**again.meta, "asked_again_after_repeat": True},
@@ -222,11 +222,18 @@ class OpenAIProposer:
     def _round(self, messages: list[dict[str, str]], n: int, first: int, ctx: Context) -> list[Any]:
         """Return, per request of a round, a Proposal, a RequestFailed, or None (skipped: budget)."""
         if n == 1 or self.options.concurrency == 1:
-            return [self._one(messages, first + i, ctx) for i in range(n)]
+            # one after another: a request's schema may leave out what this round already proposed (a move form)
+            out: list[Any] = []
+            for i in range(n):
+                done = frozenset(payload_sha(o.payload) for o in out if isinstance(o, Proposal) and o.malformed is None)
+                out.append(self._one(messages, first + i, ctx, ctx.seen | done))
+            return out
         with ThreadPoolExecutor(max_workers=min(n, self.options.concurrency)) as pool:
             return list(pool.map(lambda i: self._one(messages, first + i, ctx), range(n)))
 
-    def _one(self, messages: list[dict[str, str]], seq: int, ctx: Context) -> Proposal | RequestFailed | None:
+    def _one(self, messages: list[dict[str, str]], seq: int, ctx: Context,
+             seen: frozenset[str] | None = None) -> Proposal | RequestFailed | None:
+        """Return one request's proposal; `seen` (default ctx.seen): stored payloads the form's schema may leave out."""
         if self._budget_spent():
             return None
         with self._lock:
@@ -235,7 +242,7 @@ class OpenAIProposer:
             reply = self.endpoint.complete(messages, temperature=self.options.temperature,
                                            max_tokens=self.options.max_tokens, session_deadline=ctx.deadline,
                                            schema=self.reader.schema_at(ctx.head.state if ctx.head else None,
-                                                                        ctx.seen))
+                                                                        ctx.seen if seen is None else seen))
         except RequestFailed as e:
             with self._lock:
                 self._failed += 1

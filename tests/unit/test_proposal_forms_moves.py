@@ -207,3 +207,19 @@ def test_a_session_shows_the_model_its_moves_and_offers_the_new_heads_coordinate
     assert {m["coordinate"] for m in moves_of(sent[0])} == {"R", "p0", "p1", "q", "q1"}
     assert {m["coordinate"] for m in moves_of(sent[2])} == {"R", "p0", "p1", "q", "q1", "q2"}
     assert down in moves_of(sent[1]) and down not in moves_of(sent[2])  # tried from this head: not offered again
+
+
+def test_the_second_request_of_a_round_is_not_offered_the_move_of_the_first():
+    from mathloop.propose.openai_proposer import OpenAIOptions, build_openai_proposer
+    from tests.unit.test_openai_proposer import FakeChatServer, good
+
+    first = {"coordinate": "q1", "direction": "-", "size": "large"}
+    with FakeChatServer([good(first), good({"coordinate": "R", "direction": "-", "size": "large"})]) as srv:
+        opts = OpenAIOptions(model="m", base_url=srv.url, samples=2, concurrency=1, max_retries=0,
+                             request_timeout=5.0, repeat_retries=0)
+        out = build_openai_proposer(CONTRACT, LC, opts).propose(
+            Context(CONTRACT, _head(SEED, "0.386839", "a"), (), (), frozenset({payload_sha(SEED)}), 0, 2))
+    assert len(out) == 2
+    sent = [r["body"]["response_format"] for r in srv.requests]
+    moves_of = lambda f: instances(f.get("json_schema", {}).get("schema") or f["schema"])  # noqa: E731
+    assert first in moves_of(sent[0]) and first not in moves_of(sent[1])
