@@ -78,10 +78,10 @@ class LevinsonMoveForm:
         self.coordinates = ("R", *(f"p{k}" for k in range(self.max_p)), "q",
                             *(f"q{k}" for k in range(1, self.max_q + 1)))
 
-    def _schema(self, coordinates: tuple[str, ...]) -> dict[str, Any]:
+    def _schema(self, coordinates: Any, directions: Any = tuple(DIRECTIONS), sizes: Any = tuple(SIZES)) -> dict[str, Any]:
         return object_schema({"coordinate": {"type": "string", "enum": list(coordinates)},
-                              "direction": {"type": "string", "enum": list(DIRECTIONS)},
-                              "size": {"type": "string", "enum": list(SIZES)}})
+                              "direction": {"type": "string", "enum": list(directions)},
+                              "size": {"type": "string", "enum": list(sizes)}})
 
     def schema(self) -> dict[str, Any]:
         """Return the reply schema over every coordinate the contract's degrees allow (what the parser accepts)."""
@@ -129,10 +129,7 @@ class LevinsonMoveForm:
                     groups.setdefault(key, []).append(name)
         if not groups or list(groups) == [(tuple(DIRECTIONS), tuple(SIZES))]:
             return self._schema(names)  # nothing tried yet, or everything (the loop then records the repeat)
-        branches = [object_schema({"coordinate": {"type": "string", "enum": coords},
-                                   "direction": {"type": "string", "enum": list(directions)},
-                                   "size": {"type": "string", "enum": list(sizes)}})
-                    for (directions, sizes), coords in groups.items()]
+        branches = [self._schema(coords, directions, sizes) for (directions, sizes), coords in groups.items()]
         return branches[0] if len(branches) == 1 else {"anyOf": branches}
 
     def coords(self, state: Mapping[str, Any]) -> tuple[list[Fraction], Fraction, list[Fraction], Fraction] | None:
