@@ -103,6 +103,8 @@ def run(
     max_tokens_total: Optional[int] = typer.Option(None, "--max-tokens-total", min=1, help="Token budget of the session."),
     repeat_retries: Optional[int] = typer.Option(None, "--repeat-retries", min=0, max=64, help="Extra requests per "
                                                  "round when replies repeat a stored candidate (default 2)."),
+    form: Optional[str] = typer.Option(None, "--form", help="The target's proposal form offered to the model, by "
+                                       "name (levinson-conrey: moves, edits, absolute; default: the target's)."),
     lean: bool = typer.Option(True, "--lean/--no-lean", help="Lean-check each commit in the background and wait for it "
                               "before exiting (--no-lean: commits stay pending)."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Live progress bar."),
@@ -126,7 +128,7 @@ def run(
     budget = budget or contract.default_budget
     model_opts = dict(model=model, base_url=base_url, samples=samples, temperature=temperature, max_tokens=max_tokens,
                       concurrency=concurrency, request_timeout=request_timeout, max_tokens_total=max_tokens_total,
-                      repeat_retries=repeat_retries)
+                      repeat_retries=repeat_retries, form=form)
     prop = _proposer(proposer, contract, tgt, seed, model_opts)
     repo = open_repo(db)
     repo.ensure_contract(contract)

@@ -164,8 +164,10 @@ class ChatEndpoint:
         return RequestFailed(self.redact(reason)[:_ERROR_BODY_CHARS + 80], attempts, context_overflow=context_overflow)
 
     def complete(self, messages: Sequence[Mapping[str, str]], *, temperature: float, max_tokens: int,
-                 session_deadline: float | None = None) -> ChatReply:
+                 session_deadline: float | None = None, schema: Mapping[str, Any] | None = None) -> ChatReply:
         """Return the first usable reply; each attempt ends by its own deadline and by `session_deadline`.
+
+        `schema` replaces the session's schema for this request (a form's schema for the current head).
 
         Raises:
             RequestFailed: retries exhausted, the session's deadline reached, or a refusal that
@@ -174,7 +176,7 @@ class ChatEndpoint:
         attempts = retries = 0
         while True:
             mode = self.formats.mode
-            fmt = response_format(mode, self.schema)
+            fmt = response_format(mode, self.schema if schema is None else schema)
             start = time.monotonic()
             if session_deadline is not None and start >= session_deadline:
                 raise self._failed(f"session time limit reached (after {attempts} attempts)", attempts)

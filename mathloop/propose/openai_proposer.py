@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
+from mathloop.propose.attempts import AttemptLog
 from mathloop.propose.base import Context, Proposal, StopSession, payload_sha
 from mathloop.propose.chat import ChatEndpoint, ChatReply, RequestFailed, RetryPolicy, check_base_url
 from mathloop.propose.extract import MAX_REPLY_CHARS, NotJSON, extract_json
@@ -56,6 +57,7 @@ class OpenAIOptions:
         max_body_bytes: cap on each HTTP reply body, raw and inflated (a larger one is a failed attempt).
         repeat_retries: extra requests per round when replies repeat a stored candidate (the model is asked
             again, told which candidate it repeated; the repeats themselves are returned and recorded, not checked).
+        form: the target's proposal form by name (`run --form`); None: the target's default.
     """
 
     model: str
@@ -76,6 +78,7 @@ class OpenAIOptions:
     max_reply_chars: int = MAX_REPLY_CHARS
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     repeat_retries: int = 2
+    form: str | None = None
 
     def __post_init__(self) -> None:
         if not self.model.strip():
@@ -117,8 +120,9 @@ class OpenAIProposer:
         self.schema, self.polish_seed = dict(schema), polish_seed
         self.name = f"{'openai+local' if polish_seed is not None else 'openai'}:{options.model}"
         self._allowed_keys = schema_keys(self.schema)
-        self.reader = ReplyReader(contract, target)  # the target's proposal form: replies mapped, prompt shown in it
+        self.reader = ReplyReader(contract, target, options.form)  # replies mapped, prompt shown in the form
         self.form = self.reader.form
+        self.attempts = AttemptLog() if self.form is not None and self.form.edits else None  # moves and outcomes
         if self.reader.form is not None and self._allowed_keys is not None and self.reader.full_keys is not None:
             self._allowed_keys = self._allowed_keys | self.reader.full_keys  # a full payload is a reply as before
         self._lock = threading.Lock()
@@ -161,7 +165,10 @@ class OpenAIProposer:
         """
         if self._budget_spent():
             raise self._budget_stop()
-        messages = build_messages(ctx, self.schema, rejections=self._rejections_shown, form=self.form)
+        with self._lock:
+            history = self.attempts.text(ctx) if self.attempts is not None else None
+        messages = build_messages(ctx, self.schema, rejections=self._rejections_shown, form=self.form,
+                                  history=history or None)
         n = max(1, min(self.options.samples, ctx.samples)) if ctx.samples else self.options.samples
         while True:
             with self._lock:
@@ -178,7 +185,8 @@ class OpenAIProposer:
             if self._rejections_shown > 0 and any(getattr(o, "context_overflow", False) for o in outcomes):
                 # The negative examples made the prompt too long for this model: show fewer, same round.
                 self._rejections_shown //= 2
-                messages = build_messages(ctx, self.schema, rejections=self._rejections_shown, form=self.form)
+                messages = build_messages(ctx, self.schema, rejections=self._rejections_shown, form=self.form,
+                                          history=history or None)
                 continue
             self._consecutive_failures += 1
             if self._consecutive_failures >= self.options.max_consecutive_failures:
@@ -197,10 +205,11 @@ class OpenAIProposer:
             if ctx.deadline is not None and time.monotonic() >= ctx.deadline:
                 break
             repeated = pending.pop(0)
-            note = template("repeat.md").substitute(payload=_json_text(repeated.payload, 400))
+            shown = repeated.meta.get("model_reply", repeated.payload)  # what the model wrote (a move, an edit)
+            note = template("repeat.md").substitute(payload=_json_text(shown, 400))
             with self._lock:
                 seq, self._issued = self._issued, self._issued + 1
-            again = self._one([*messages, {"role": "user", "content": note.strip()}], seq, ctx)
+            again = self._one([*messages, {"role": "user", "content": note.strip()}], seq, ctx, frozenset(seen))
             extra += 1
             if isinstance(again, Proposal):
                 again = Proposal(again.payload, again.proposer, {**again.meta, "asked_again_after_repeat": True},
@@ -213,18 +222,27 @@ class OpenAIProposer:
     def _round(self, messages: list[dict[str, str]], n: int, first: int, ctx: Context) -> list[Any]:
         """Return, per request of a round, a Proposal, a RequestFailed, or None (skipped: budget)."""
         if n == 1 or self.options.concurrency == 1:
-            return [self._one(messages, first + i, ctx) for i in range(n)]
+            # one after another: a request's schema may leave out what this round already proposed (a move form)
+            out: list[Any] = []
+            for i in range(n):
+                done = frozenset(payload_sha(o.payload) for o in out if isinstance(o, Proposal) and o.malformed is None)
+                out.append(self._one(messages, first + i, ctx, ctx.seen | done))
+            return out
         with ThreadPoolExecutor(max_workers=min(n, self.options.concurrency)) as pool:
             return list(pool.map(lambda i: self._one(messages, first + i, ctx), range(n)))
 
-    def _one(self, messages: list[dict[str, str]], seq: int, ctx: Context) -> Proposal | RequestFailed | None:
+    def _one(self, messages: list[dict[str, str]], seq: int, ctx: Context,
+             seen: frozenset[str] | None = None) -> Proposal | RequestFailed | None:
+        """Return one request's proposal; `seen` (default ctx.seen): stored payloads the form's schema may leave out."""
         if self._budget_spent():
             return None
         with self._lock:
             self._requests += 1
         try:
             reply = self.endpoint.complete(messages, temperature=self.options.temperature,
-                                           max_tokens=self.options.max_tokens, session_deadline=ctx.deadline)
+                                           max_tokens=self.options.max_tokens, session_deadline=ctx.deadline,
+                                           schema=self.reader.schema_at(ctx.head.state if ctx.head else None,
+                                                                        ctx.seen if seen is None else seen))
         except RequestFailed as e:
             with self._lock:
                 self._failed += 1
@@ -303,6 +321,9 @@ class OpenAIProposer:
         elif self.polish_seed is not None:
             payload = self._polish(payload, seq, meta)
         meta["origin"] = origin_meta(model_payload, payload, "local" if meta.get("polish") == "polished" else None)
+        if by_form and self.attempts is not None:
+            with self._lock:
+                self.attempts.record(meta["model_reply"], payload, ctx)
         meta["seen_before"] = payload_sha(payload) in ctx.seen
         return Proposal(payload, self.name, meta)
 
@@ -350,7 +371,7 @@ def build_openai_proposer(contract: Any, target: Any, options: OpenAIOptions, *,
     if base_url is not None:
         check_base_url(base_url)
     env_key = os.environ.get("OPENAI_API_KEY") or None
-    schema = ReplyReader(contract, target).schema  # the proposal form's schema (the payload's for the identity)
+    schema = ReplyReader(contract, target, options.form).schema  # the proposal form's schema (the payload's for the identity)
     endpoint = ChatEndpoint(
         model=options.model, base_url=base_url, api_key=env_key or NO_KEY, timeout=options.request_timeout,
         schema=schema, retry=RetryPolicy(options.max_retries, options.backoff_s, options.backoff_max_s),

@@ -129,7 +129,8 @@ def history_text(rejections: tuple[Rejection, ...], form: Any, head: Any = None)
 
 # The payload grammar's spelling; a form's schema has its own patterns (mostly decimals only), which the schema shows.
 _NUMBERS = 'Write every number as a string holding an exact rational, e.g. "13/10", "-2" or "1.3".'
-_FORM_NUMBERS = "Write every value as a string exactly as the schema's pattern allows (e.g. \"0.25\")."
+_FORM_NUMBERS = ("Write every value as a string exactly as the schema allows (its pattern, e.g. \"0.25\", or one of "
+                 "its enum values).")
 # With a form the side conditions and limits hold by construction: the prompt names what is left (about 600 tokens
 # fewer, which is most of the prompt-evaluation time of a small model on a CPU).
 _FORM_OBLIGATIONS = ("Every side condition and limit holds by construction in the form above; what is left is the "
@@ -137,20 +138,27 @@ _FORM_OBLIGATIONS = ("Every side condition and limit holds by construction in th
 _FORM_LIMITS = "those of the form's schema"
 
 
-def build_messages(ctx: Context, schema: Mapping[str, Any], *, rejections: int, form: Any = None) -> list[dict[str, str]]:
+def build_messages(ctx: Context, schema: Mapping[str, Any], *, rejections: int, form: Any = None,
+                   history: str | None = None) -> list[dict[str, str]]:
     """Return the system and user chat messages for one proposal in this context.
 
     With a non-identity proposal form, the head and the earlier attempts are shown in that form, the attempts as a
-    table most informative first, and the model is asked for a small edit of the head (or a structural change);
-    the obligations and limits the form meets by construction are summarised in one line each.
+    table most informative first (or `history`, the proposer's own table of its attempts, when given), and the
+    model is asked for a small edit of the head (or a structural change); the schema is the one the form offers
+    for this head; the obligations and limits the form meets by construction are summarised in one line each.
     """
     parametrised = form is not None and not form.identity
+    head = dict(ctx.head.state) if ctx.head else None
+    if parametrised:
+        schema = form.schema_at(head, ctx.seen)
     system = template("system.md").substitute(schema=json.dumps(schema, sort_keys=True, ensure_ascii=False),
                                               numbers=_FORM_NUMBERS if parametrised else _NUMBERS)
     shown = ctx.rejections[: max(0, rejections)]
     if parametrised:
-        head_state = _json_text(_in_form(form, dict(ctx.head.state)), _STATE_CHARS) if ctx.head else "(empty)"
-        refused = history_text(shown, form, dict(ctx.head.state) if ctx.head else None) if shown else "none yet"
+        head_state = _json_text(_in_form(form, head), _STATE_CHARS) if ctx.head else "(empty)"
+        if getattr(form, "head_note", None) is not None:
+            head_state += "\n" + form.head_note(head)
+        refused = history if history else history_text(shown, form, head) if shown else "none yet"
         head_state += "\n\n" + template("form.md").substitute(explanation=form.explanation.strip()).strip()
     else:
         head_state = _json_text(dict(ctx.head.state), _STATE_CHARS) if ctx.head else "(empty)"

@@ -22,8 +22,18 @@ def schema_keys(schema: Mapping[str, Any]) -> frozenset[str] | None:
     return frozenset(schema.get("properties", {}))
 
 
-def proposal_form(target: Any) -> Any:
-    """Return the target's proposal form (`Target.proposal_form()`), or None for targets that offer none."""
+def proposal_form(target: Any, name: str | None = None) -> Any:
+    """Return the target's proposal form (`Target.proposal_form()`), or its form `name` (`proposal_forms()`).
+
+    Returns None for targets that offer none. Raises ValueError("form: ...") for a name the target does not offer.
+    """
+    if name is not None:
+        forms = getattr(target, "proposal_forms", None)
+        offered = dict(forms()) if callable(forms) else {}
+        if name not in offered:
+            known = ", ".join(offered) if offered else "none besides its default"
+            raise ValueError(f"form: {getattr(target, 'name', 'the target')} offers no form {name!r} (offered: {known})")
+        return offered[name]
     make = getattr(target, "proposal_form", None)
     return make() if callable(make) else None
 
@@ -36,14 +46,19 @@ class ReplyReader:
     environment (`env/`) share, so that a reply scores as it would be stored.
     """
 
-    def __init__(self, contract: Any, target: Any) -> None:
+    def __init__(self, contract: Any, target: Any, form_name: str | None = None) -> None:
         self.target = target
-        form = proposal_form(target)
+        form = proposal_form(target, form_name)
         self.form = None if form is None or form.identity else form
         self.schema = dict(form.schema) if form is not None else candidate_schema(contract, target)
         self.full_keys = schema_keys(candidate_schema(contract, target)) if self.form is not None else None
         if self.form is not None and self.full_keys == schema_keys(self.form.schema):
             self.full_keys = None  # the form restricts the payload's own keys: every reply must follow the form
+
+    def schema_at(self, head: Mapping[str, Any] | None, seen: frozenset[str] = frozenset()) -> dict[str, Any]:
+        """Return the schema offered for this head (the form's narrower one where it has one; `seen`: stored
+        payload sha256s, whose replies a form may leave out)."""
+        return dict(self.form.schema_at(head, seen)) if self.form is not None else self.schema
 
     def is_full_payload(self, reply: Any) -> bool:
         """Return whether a reply has exactly the full payload's keys (and the form has other keys)."""

@@ -30,6 +30,10 @@ class ProposalForm:
         edits: True when a reply is an edit of the head: `to_payload(reply, head_state)` then (see `map`).
         as_edit: (payload, head state) -> the payload as an edit of the head (the history in an edit form's terms),
             None when it has none; None for forms that are not edits.
+        schema_for: (head state, seen payload sha256s) -> the schema offered for that head (a narrower instance of
+            `schema`, e.g. only the head's own coordinates, without replies whose candidate is already stored);
+            None: `schema` for every head.
+        head_note: head state -> a line shown under the head in the prompt (e.g. which coordinates it has); None.
     """
 
     name: str
@@ -39,6 +43,8 @@ class ProposalForm:
     explanation: str = ""
     edits: bool = False
     as_edit: Callable[[Mapping[str, Any], Mapping[str, Any]], Any] | None = None
+    schema_for: Callable[[Mapping[str, Any] | None, frozenset[str]], Mapping[str, Any]] | None = None
+    head_note: Callable[[Mapping[str, Any] | None], str] | None = None
 
     @property
     def identity(self) -> bool:
@@ -47,6 +53,10 @@ class ProposalForm:
     def map(self, reply: Any, head: Mapping[str, Any] | None = None) -> Any:
         """Return the full candidate for a reply (an edit form applies it to `head`). Raises Malformed."""
         return self.to_payload(reply, head) if self.edits else self.to_payload(reply)
+
+    def schema_at(self, head: Mapping[str, Any] | None, seen: frozenset[str] = frozenset()) -> Mapping[str, Any]:
+        """Return the schema offered to a model for this head (every instance is also one of `schema`)."""
+        return self.schema if self.schema_for is None else self.schema_for(head, seen)
 
 
 def identity_form(schema: Mapping[str, Any]) -> ProposalForm:

@@ -116,6 +116,8 @@ def session(target: str, proposer: str, model: str | None, base_url: str | None,
     if model is not None:
         cmd += ["--model", model, "--base-url", base_url, "--samples", str(args.samples), "--concurrency", "1",
                 "--max-tokens", str(args.max_tokens), "--request-timeout", "600", "--temperature", str(args.temperature)]
+        if args.form:
+            cmd += ["--form", args.form]
     t0 = time.monotonic()
     run = mathloop(*cmd, env=env)
     seconds = time.monotonic() - t0
@@ -169,6 +171,7 @@ def figures(target: str, proposer: str, model: str | None, records: list[dict], 
         "tokens_per_candidate": round(tokens / n, 1) if n else None,
         "completion_tokens_per_candidate": round(out_tokens / n, 1) if n else None,
         "seconds": round(seconds, 1), "seconds_per_candidate": round(seconds / n, 2) if n else None,
+        "form": next((r["meta"].get("form") for r in cands if r["meta"].get("form")), None),
         "samples": args.samples, "max_tokens": args.max_tokens, "temperature": args.temperature, "seed_arg": args.seed,
     }
 
@@ -190,6 +193,7 @@ def main() -> None:
     ap.add_argument("--models", default="1.5b,0.5b,135m,local", help="comma list of 1.5b, 0.5b, 135m, local")
     ap.add_argument("--targets", default="levinson-conrey,pair-correlation-rh,erdos-minimum-overlap")
     ap.add_argument("--proposer", default="openai", choices=("openai", "openai+local"))
+    ap.add_argument("--form", help="the proposal form offered to the model (run --form; default: the target's)")
     ap.add_argument("--budget", type=int, default=24)
     ap.add_argument("--samples", type=int, default=4)
     ap.add_argument("--max-tokens", type=int, default=384)

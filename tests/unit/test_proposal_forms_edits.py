@@ -15,7 +15,7 @@ from mathloop.targets.polynomial import evaluate
 
 CONTRACT = load_contract("levinson-conrey")
 LC = build_target(CONTRACT)
-FORM = LC.proposal_form()
+FORM = LC.proposal_forms()["edits"]
 ABSOLUTE = LevinsonForm(LC.settings.limits.max_degree, LC.parse).form()
 SEED = dict(CONTRACT.seed)
 

@@ -18,6 +18,7 @@ def _ctx(rejections=()):
 
 
 def _proposer(srv, **kw):
+    kw.setdefault("form", "edits")  # the S/T/R edit form by name (the default form is the move form)
     opts = OpenAIOptions(model="m", base_url=srv.url, samples=1, concurrency=1, max_retries=0, request_timeout=5.0,
                          repeat_retries=0, **kw)
     return build_openai_proposer(CONTRACT, TARGET, opts)
@@ -95,7 +96,7 @@ def test_with_a_form_the_prompt_summarises_obligations_and_limits_and_asks_for_d
     with FakeChatServer([good({"S": ["0"], "T": ["0.5"], "R": "1.25"})]) as srv:
         _proposer(srv).propose(_ctx())
     system, user = srv.requests[0]["body"]["messages"][0]["content"], srv.user_prompt(0)
-    assert "as the schema's pattern allows" in system and '"13/10"' not in system  # S/T/R take decimals only
+    assert "exactly as the schema allows" in system and '"13/10"' not in system  # S/T/R take decimals only
     assert "holds by construction in the form above" in user
     assert "max_numerator" not in user and "q-symmetric" not in user  # the contract's limits and side conditions
     assert len(user) < 2500

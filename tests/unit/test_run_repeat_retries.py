@@ -39,3 +39,16 @@ def test_the_repeat_budget_is_documented_with_the_other_model_options():
     docs = (Path(__file__).resolve().parents[2] / "docs" / "models.md").read_text()
     assert "--repeat-retries" in docs
     assert json.dumps("--repeat-retries")[1:-1] in CliRunner().invoke(app, ["run", "--help"], env={"COLUMNS": "200"}).output
+
+
+@pytest.mark.slow  # two CLI sessions, ~1.2 s
+def test_run_form_offers_a_named_form_and_refuses_an_unknown_one(tmp_path, monkeypatch):
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    with FakeChatServer([], default=good({"dS": ["-0.2"], "dT": [], "dR": "0"})) as srv:
+        result = run(tmp_path, srv.url, "--form", "edits")
+    assert result.exit_code == 0, result.output
+    assert '"dS"' in json.dumps(srv.requests[0]["body"]["response_format"])  # the edit form's schema was sent
+    monkeypatch.setenv("COLUMNS", "400")  # one line per message in the error box
+    result = run(tmp_path, "http://127.0.0.1:9/v1", "--form", "steps")
+    assert result.exit_code == 2 and "offers no form 'steps'" in result.output and "moves, edits, absolute" in result.output
+    assert not (tmp_path / "m.db").exists() or "steps" not in (tmp_path / "m.db").read_bytes().decode("latin-1")

@@ -51,7 +51,7 @@ def expand(S: tuple[Fraction, ...], T: tuple[Fraction, ...]) -> tuple[tuple[Frac
     return tuple(P), tuple(trim(Q)) or (Fraction(0),)
 
 
-def _divide_x_one_minus_x(r: tuple[Fraction, ...]) -> tuple[Fraction, ...] | None:
+def divide_x_one_minus_x(r: tuple[Fraction, ...]) -> tuple[Fraction, ...] | None:
     """Return S with r = x(1 − x)·S exactly, or None when x(1 − x) does not divide r."""
     r = list(r) + [Fraction(0)] * 2
     if r[0] != 0:
@@ -67,7 +67,7 @@ def _divide_x_one_minus_x(r: tuple[Fraction, ...]) -> tuple[Fraction, ...] | Non
     return tuple(trim(s[:-1])) or (Fraction(0),)
 
 
-def _odd_part(Q: tuple[Fraction, ...]) -> tuple[Fraction, ...] | None:
+def odd_part(Q: tuple[Fraction, ...]) -> tuple[Fraction, ...] | None:
     """Return T with Q = 1 − ΣT + Σ T_k (1 − 2x)^(2k+1), or None when Q(0) ≠ 1 or Q is not symmetric."""
     # Q(x) in y = 1 − 2x: x = (1 − y)/2
     half = (Fraction(1, 2), Fraction(-1, 2))
@@ -117,8 +117,8 @@ class LevinsonForm:
             c = self.parse_payload(state)
         except Malformed:
             return None
-        S = _divide_x_one_minus_x(tuple(add(c.P, (Fraction(0), Fraction(-1)))))
-        T = _odd_part(c.Q)
+        S = divide_x_one_minus_x(tuple(add(c.P, (Fraction(0), Fraction(-1)))))
+        T = odd_part(c.Q)
         if S is None or T is None or not 0 < c.R < 2 or any(abs(v) >= 1 for v in (*S, *T)):
             return None  # outside the form's ranges: the prompt shows the full payload
         return {"S": [ENTRY.show(v) for v in S], "T": [ENTRY.show(v) for v in T], "R": SHIFT.show(c.R)}

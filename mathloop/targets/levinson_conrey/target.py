@@ -17,6 +17,7 @@ from mathloop.targets.levinson_conrey.certificate import GRID, TOL_EXP10, build_
 from mathloop.targets.levinson_conrey.closed_form import closed_form
 from mathloop.targets.form import ProposalForm
 from mathloop.targets.levinson_conrey.edit_form import LevinsonEditForm
+from mathloop.targets.levinson_conrey.move_form import LevinsonMoveForm
 from mathloop.targets.levinson_conrey.schema import Candidate, parse_payload, spec
 
 INPUTS = ("input-p", "input-q", "input-r")
@@ -83,8 +84,14 @@ class LevinsonConrey(Target):
         return spec(self.settings.limits).schema()
 
     def proposal_form(self) -> ProposalForm:
-        """Return the S/T/R edit form: bounded steps from the head (side conditions by construction, edit_form.py)."""
-        return LevinsonEditForm(self.settings.limits.max_degree, self.parse).form()
+        """Return the move form: one coordinate, direction and size per reply (side conditions by construction)."""
+        return self.proposal_forms()["moves"]
+
+    def proposal_forms(self) -> dict[str, ProposalForm]:
+        """Return every form offered to models by name (`run --form NAME`): moves, edits, absolute."""
+        edit = LevinsonEditForm(self.settings.limits.max_degree, self.parse)
+        return {"moves": LevinsonMoveForm(self.settings.limits.max_degree, self.parse).form(), "edits": edit.form(),
+                "absolute": edit.absolute.form()}
 
     def check(self, parent_state: Mapping[str, Any] | None, candidate: Candidate) -> Evidence:
         """Return the evidence for `candidate` (a full replacement state; the parent is not needed)."""
