@@ -33,7 +33,7 @@ class Attempt:
     head_commit: str
     head_value: str
     head_sha: str
-    outcome: str | None = None  # "raised", "repeat", or the refusal's label
+    outcome: str | None = None  # "raised", "repeat", "unknown" (not shown as refused, not the head), or a label
     value: str | None = None  # the certified value, when the checkers gave one
     reason: str = ""
 
@@ -68,9 +68,10 @@ class AttemptLog:
                 a.outcome, a.value = "raised", _value(ctx.head)
                 raised.add(a.payload_sha)
             elif a.payload_sha not in by_sha and ctx.head is not None and a.head_commit != ctx.head.commit:
-                # neither refused (a round's refusals are all in the context) nor the head: committed, then
-                # passed by a later commit of the same round
-                a.outcome = "raised"
+                # neither in the refusals shown nor the head: committed and passed by a later commit of the same
+                # round, or an `error` (the context never lists those), or pushed out of the last K refusals.
+                # The table cannot tell which, so it never claims the move raised the value.
+                a.outcome = "unknown"
             elif a.payload_sha in by_sha:
                 r = by_sha[a.payload_sha]
                 first = str(r.reasons[0]) if r.reasons else ""
@@ -129,6 +130,8 @@ def _show(reply: Any) -> str:
 def _outcome(a: Attempt) -> str:
     if a.outcome == "repeat":
         return "a repeat (not checked again)"
+    if a.outcome == "unknown":
+        return "checked; not the head now (committed and passed, or not certified)"
     if a.value is not None:
         return f"{a.value} ({a.outcome})"
     return f"{a.outcome}: {a.reason}"

@@ -183,6 +183,20 @@ def test_the_history_names_moves_that_raised_kappa_and_those_tried_from_the_head
     assert here[1].startswith('- {"coordinate": "R"') and here[1].endswith("0.301 (regression)")
 
 
+def test_a_move_neither_refused_nor_the_head_is_never_shown_as_raising_kappa():
+    """An `error` (never among the context's refusals) looks like a move that was committed and then passed:
+    the table cannot tell them apart, so it claims neither."""
+    log, seed_head = AttemptLog(), _head(SEED, "0.386839", "a")
+    up, errored = ({"coordinate": c, "direction": "-", "size": "large"} for c in ("q1", "p0"))
+    ctx = Context(CONTRACT, seed_head, (), (), frozenset(), 0, 2)
+    log.record(up, FORM.map(up, SEED), ctx)
+    log.record(errored, FORM.map(errored, SEED), ctx)
+    text = log.text(Context(CONTRACT, _head(FORM.map(up, SEED), "0.399918", "b"), (), (), frozenset(), 1, 2))
+    raised = text.split("Tried from earlier heads")[0]
+    assert '"q1"' in raised and '"p0"' not in raised
+    assert '- from 0.386839: {"coordinate": "p0", "direction": "-", "size": "large"}: checked; not the head now' in text
+
+
 @pytest.mark.slow  # a real session: three levinson-conrey checks, ~3 s
 def test_a_session_shows_the_model_its_moves_and_offers_the_new_heads_coordinates(repo):
     from mathloop.check.checker import Checker
