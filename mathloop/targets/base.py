@@ -190,6 +190,10 @@ class Target(ABC):
 
         return identity_form(self.candidate_schema())
 
+    def proposal_forms(self) -> dict[str, "ProposalForm"]:
+        """Return the forms a user may choose by name (`run --form NAME`); none besides the default here."""
+        return {}
+
     def rests_on_claimed_parent(self, evidence: Evidence) -> bool:
         """Return True when the evidence was checked against a parent state the payload itself claims."""
         return False

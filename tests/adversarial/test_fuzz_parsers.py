@@ -407,7 +407,7 @@ test_a_fuzzed_manifest_is_refused_with_an_exit_code, test_a_fuzzed_manifest_is_r
 
 
 @tiers(st.tuples(st.sampled_from(CONTRACTS), st.one_of(st.binary(max_size=60),
-                                                       JSON.map(lambda v: json.dumps(v).encode()))), examples=15)
+                                                       JSON.map(lambda v: json.dumps(v).encode()))), examples=8)
 def _a_fuzzed_candidate_file_is_refused_with_an_exit_code(case: tuple[str, bytes]) -> None:
     name, data = case
     assert _check_exit(name, "candidate.json", data) in (1, 2)

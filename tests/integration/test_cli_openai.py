@@ -49,6 +49,7 @@ def test_a_key_in_the_base_url_is_refused_before_anything_is_stored(tmp_path):
     assert not db.exists() or b"sk-url-secret-456" not in db.read_bytes()
 
 
+@pytest.mark.slow  # > 2 s: the default tier stays under 3 minutes
 def test_openai_plus_local_polishes_the_models_structure(tmp_path):
     db = str(tmp_path / "p.db")
     with FakeChatServer([], default=good({"P": ["0", "1", "0"], "Q": ["1", "-1"], "R": "1"})) as server:

@@ -39,6 +39,7 @@ def _bracket_text(page: str) -> str:
     return html.unescape(m.group(1))
 
 
+@pytest.mark.slow  # > 2 s: the default tier stays under 3 minutes
 def test_served_graph_and_target_pages_of_both_lineages_show_the_status_bracket(store):
     db, status = store
     texts = {status[name]["bracket"]["text"] for name in PAIR}

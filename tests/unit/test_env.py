@@ -146,6 +146,7 @@ def _store_with_one_commit(tmp_path: Path) -> tuple[str, list]:
     return db, requests
 
 
+@pytest.mark.slow  # > 2 s: the default tier stays under 3 minutes
 def test_prompt_is_exactly_what_the_model_proposer_sends(tmp_path):
     db, requests = _store_with_one_commit(tmp_path)
     commits = Repository(make_engine(db, create=False)).commits(
@@ -181,6 +182,7 @@ def test_scoring_writes_no_store_and_creates_no_file(tmp_path, monkeypatch):
     assert not (tmp_path / "cwd" / "pwned").exists()
 
 
+@pytest.mark.slow  # > 2 s: the default tier stays under 3 minutes
 def test_a_store_reference_must_name_a_commit_of_this_lineage(tmp_path):
     db, _ = _store_with_one_commit(tmp_path)
     with pytest.raises(ReferenceError, match=r"^commit: no commit 'deadbeefdead'"):
@@ -234,6 +236,7 @@ def test_a_commit_of_another_contract_is_refused_by_name(tmp_path):
         Environment("levinson-conrey", StoreCommit(db, root.hash))
 
 
+@pytest.mark.slow  # > 2 s: the default tier stays under 3 minutes
 def test_an_environment_dropped_without_close_stops_its_checkers():
     import gc
 

@@ -382,6 +382,7 @@ def test_coarse_tail_nodes_interpolate_the_knots_and_stay_above_minus_L():
         lp.node_map(N, M, (16, 3))
 
 
+@pytest.mark.slow  # > 2 s: the default tier stays under 3 minutes
 def test_coarse_tail_lp_certifies_as_rationalised_and_costs_little(target):
     full = lp.solve(10, 60, margin=1e-5, at=mass_points(10, 12), grid_factor=4)
     tail = lp.solve(10, 60, margin=1e-5, at=mass_points(10, 12), grid_factor=4, coarse=(30, 2))

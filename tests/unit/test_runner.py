@@ -23,6 +23,7 @@ def test_timeout_kills_the_checker_and_its_children_and_the_next_check_works(toy
         runner.close()
 
 
+@pytest.mark.slow  # > 2 s: the default tier stays under 3 minutes
 def test_no_grandchild_survives_a_timeout(toy_contract, tmp_path):
     pidfile = tmp_path / "grandchild.pid"
     runner = ProcessRunner(1.5, start_method="fork")
@@ -100,6 +101,7 @@ def test_the_local_pool_cuts_a_check_at_the_session_deadline_and_keeps_working(t
         pool.close()
 
 
+@pytest.mark.slow  # > 2 s: the default tier stays under 3 minutes
 def test_a_dask_task_carries_the_time_left_and_is_cut_there(toy_contract):
     from mathloop.check.dask import check_on_worker, close_worker_runners
     from mathloop.check.outcome import outcome_from_bytes
