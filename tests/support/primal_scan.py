@@ -6,7 +6,8 @@ bisection) and computes B with its own per-piece moment formula. Here the same f
 * the tail (r-hat <= 0 for alpha >= 1) and the mass in Fractions, straight from the definition;
 * J = c_0 + 2 int_0^1 alpha r-hat by the two-point rule for alpha times a linear function,
   int_a^b alpha y = (b - a) (a (2 y_a + y_b) + b (y_a + 2 y_b)) / 6 (exact), with r-hat(1) interpolated;
-* P(theta) = c_0 + 2 sum c_j cos(j theta) sampled in floats on [0, pi], its lowest local minima refined
+* P(theta) = c_0 + 2 sum c_j cos(j theta) summed term by term (not through Chebyshev or monomial form),
+  sampled in floats on [0, pi], its lowest local minima refined
   by golden section in mpmath at `dps` digits, and P(0), P(pi) exactly in Fractions.
 
 The scan is a cross-check, not a proof: it finds the minimum the exact checker must agree with.
@@ -19,6 +20,8 @@ from typing import Any
 
 import mpmath
 import numpy as np
+
+from tests.support.ceiling_scan import _golden  # golden section in mpmath (test support, not the checker)
 
 
 def parse(payload: dict[str, Any]) -> tuple[Fraction, Fraction, list[Fraction]]:
@@ -77,19 +80,7 @@ def scan_minimum(payload: dict[str, Any], *, per_node: int = 64, keep: int = 6, 
             return cm[0] + 2 * mpmath.fsum(cm[j] * mpmath.cos(j * t) for j in range(1, n))
 
         best = [(float(p_exact(nodes, False)), 0.0), (float(p_exact(nodes, True)), float(np.pi))]
-        golden = (mpmath.sqrt(5) - 1) / 2
         for i in inner:
-            lo, hi = mpmath.mpf(theta[i - 1]), mpmath.mpf(theta[i + 1])
-            x1, x2 = hi - golden * (hi - lo), lo + golden * (hi - lo)
-            f1, f2 = p(x1), p(x2)
-            for _ in range(70):
-                if f1 <= f2:
-                    hi, x2, f2 = x2, x1, f1
-                    x1 = hi - golden * (hi - lo)
-                    f1 = p(x1)
-                else:
-                    lo, x1, f1 = x1, x2, f2
-                    x2 = lo + golden * (hi - lo)
-                    f2 = p(x2)
-            best.append((float(min(f1, f2)), float((lo + hi) / 2)))
+            at, low = _golden(p, mpmath.mpf(theta[i - 1]), mpmath.mpf(theta[i + 1]), steps=70)
+            best.append((float(low), float(at)))
     return min(best)
