@@ -60,6 +60,22 @@ def lift(nodes: list[Fraction], safety: float) -> list[Fraction]:
     return [nodes[0] + delta, *nodes[1:]]
 
 
+def inside_head_class(h: Fraction, A: Fraction, head_state: Any) -> bool:
+    """Return True if the class (h, A) lies inside the head's (its grid refines h, its support covers A).
+
+    Such a configuration's LP optimum is at most the head's, so solving it again (minutes at 300+ nodes)
+    cannot give progress worth its time; a new session goes straight to the larger configurations.
+
+    >>> inside_head_class(Fraction(1, 60), Fraction(5), {"h": "1/120", "A": "5"})
+    True
+    >>> inside_head_class(Fraction(1, 60), Fraction(5), {"h": "1/80", "A": "5"})
+    False
+    """
+    if not isinstance(head_state, dict) or "h" not in head_state or "A" not in head_state:
+        return False
+    return (h / Fraction(head_state["h"])).denominator == 1 and A <= Fraction(head_state["A"])
+
+
 class LpProposer(Proposer):
     """Deterministic (HiGHS is deterministic for a fixed problem); the seed is recorded only."""
 
@@ -110,6 +126,8 @@ class LpProposer(Proposer):
         floor = None if head is None else head + spec.min_improvement
         for h, A in CONFIGS:
             if A / h > self.target.max_nodes or h < self.target.h_min or A > self.target.a_max:
+                continue
+            if ctx.head is not None and inside_head_class(h, A, dict(ctx.head.state)):
                 continue
             if ctx.deadline is not None and time.monotonic() >= ctx.deadline:
                 return []
