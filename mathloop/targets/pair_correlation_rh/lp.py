@@ -42,18 +42,18 @@ def objective_weights(h: Fraction, n: int) -> np.ndarray:
     return w
 
 
-def _p_matrix(theta: np.ndarray, n: int) -> np.ndarray:
+def p_matrix(theta: np.ndarray, n: int) -> np.ndarray:
     """Return the matrix M with (M c)_k = P(theta_k) = c_0 + 2 sum_j c_j cos(j theta_k)."""
     m = 2.0 * np.cos(np.outer(theta, np.arange(n)))
     m[:, 0] = 1.0
     return m
 
 
-def _local_minima(c: np.ndarray, points: int) -> np.ndarray:
+def local_minima(c: np.ndarray, points: int) -> np.ndarray:
     """Return the thetas of the local minima of P on [0, pi], refined by dense re-sampling."""
     n = len(c)
     theta = np.linspace(0.0, np.pi, points)
-    vals = _p_matrix(theta, n) @ c
+    vals = p_matrix(theta, n) @ c
     idx = [i for i in range(points) if (i == 0 or vals[i] <= vals[i - 1]) and (i == points - 1 or vals[i] <= vals[i + 1])]
     step = np.pi / (points - 1)
     out = []
@@ -61,7 +61,7 @@ def _local_minima(c: np.ndarray, points: int) -> np.ndarray:
         t0 = theta[i]
         for _ in range(3):  # zoom in 3 times by a factor 20
             local = np.clip(np.linspace(t0 - step, t0 + step, 41), 0.0, np.pi)
-            v = _p_matrix(local, n) @ c
+            v = p_matrix(local, n) @ c
             t0 = local[int(np.argmin(v))]
             step /= 20
         step = np.pi / (points - 1)
@@ -90,7 +90,7 @@ def solve(h: Fraction, n: int, *, margin: float = 1e-7, grid_factor: int = 8, ma
     theta = np.linspace(0.0, np.pi, grid_factor * n + 1)
     result = None
     for rnd in range(max_rounds):
-        a_ub = np.vstack([-_p_matrix(theta, n)] + ([np.array(rows)] if rows else []))
+        a_ub = np.vstack([-p_matrix(theta, n)] + ([np.array(rows)] if rows else []))
         b_ub = np.concatenate([np.full(len(theta), -margin), np.zeros(len(rows))])
         options = {}
         if deadline is not None:
@@ -103,8 +103,8 @@ def solve(h: Fraction, n: int, *, margin: float = 1e-7, grid_factor: int = 8, ma
             return None
         c = res.x
         result = LpResult(c, 2.0 - float(w @ c), rnd + 1)
-        minima = _local_minima(c, 16 * n + 1)
-        vals = _p_matrix(minima, n) @ c
+        minima = local_minima(c, 16 * n + 1)
+        vals = p_matrix(minima, n) @ c
         bad = minima[vals < 0.5 * margin]
         if len(bad) == 0:
             break

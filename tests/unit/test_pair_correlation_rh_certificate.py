@@ -1,0 +1,88 @@
+"""The primal's certificates from the fixed local proposer, each re-checked by two code paths.
+
+Both were committed by one `mathloop run pair-correlation-rh` session (local proposer, 2026-12-02): the LP
+(`lp.solve`, margin 1e-9) rounded to multiples of 10^-12 and r-hat(0) lifted until the float minimum of P is
+positive (`proposer.lift`). (1/60, 5), 0.679282453300…: LP value 0.6792825218, lift 7.0006e-8; the old
+proposer's margin 1e-6 gave 0.679281612840 from the same configuration. (1/80, 5), 0.679294143364… (400 nodes).
+Path one is the target's checker (exact Descartes count of P >= 0 in x = cos theta, exact functional).
+Path two (tests/support/primal_scan.py) shares no code with it: the conditions and B in Fractions by another
+moment rule, P scanned in floats with its lowest minima refined in mpmath.
+"""
+
+import json
+from fractions import Fraction as F
+from pathlib import Path
+
+import pytest
+
+from tests.support.primal_scan import bound, exact_conditions, parse, scan_minimum
+
+SUPPORT = Path(__file__).parents[1] / "support"
+# file: (B, (h, A, nodes))
+CERTIFICATES = {
+    "pair_correlation_rh_60_5.json": (F(1222708417367719, 1800000002100000), (F(1, 60), F(5), 300)),
+    "pair_correlation_rh_80_5.json": (F(4347482522707683, 6400000007617520), (F(1, 80), F(5), 400)),
+}
+PREVIOUS_BEST = F("0.679281612840")
+
+
+@pytest.fixture(scope="module", params=sorted(CERTIFICATES))
+def certificate(request):
+    return json.loads((SUPPORT / request.param).read_text()), *CERTIFICATES[request.param]
+
+
+def lowered(payload):
+    """Return the payload with r-hat(0) lowered by 10^-7: a larger B, but P dips below 0."""
+    return dict(payload, nodes=[str(F(payload["nodes"][0]) - F(1, 10**7)), *payload["nodes"][1:]])
+
+
+def test_second_path_gives_the_recorded_bound_above_the_previous_best(certificate):
+    payload, value, size = certificate
+    h, A, nodes = parse(payload)
+    assert (h, A, len(nodes)) == size and exact_conditions(h, nodes) == []
+    assert bound(h, nodes) == value > PREVIOUS_BEST
+
+
+@pytest.mark.slow
+def test_second_path_finds_p_positive_at_its_minimum(certificate):
+    low, _ = scan_minimum(certificate[0])
+    assert 0 < low < 5e-8  # positive, and nearly touching: the LP pushed P to its margin
+
+
+@pytest.mark.slow
+def test_second_path_finds_p_negative_with_r_hat_0_lowered(certificate):
+    payload = lowered(certificate[0])
+    h, _, nodes = parse(payload)
+    assert bound(h, nodes) > certificate[1] and scan_minimum(payload)[0] < 0
+
+
+@pytest.mark.slow
+def test_the_checker_certifies_it(certificate):
+    from mathloop.targets import build_target, load_contract
+
+    payload, value, _ = certificate
+    target = build_target(load_contract("pair-correlation-rh"))
+    ev = target.check(None, target.parse(payload))
+    assert all(r.rank == 0 for r in ev.results) and ev.bounds["proportion"] == value
+
+
+@pytest.mark.slow
+def test_the_checker_refutes_the_larger_claim_with_r_hat_0_lowered(certificate):
+    from mathloop.domain import Verdict
+    from mathloop.targets import build_target, load_contract
+
+    target = build_target(load_contract("pair-correlation-rh"))
+    ev = target.check(None, target.parse(lowered(certificate[0])))
+    assert {r.id: r.verdict for r in ev.results}["r-nonnegative"] is Verdict.REFUTED and not ev.bounds
+
+
+def test_lift_raises_only_r_hat_zero_until_p_certifies():
+    from mathloop.targets.pair_correlation_rh.cosine_positivity import certify_cosine_nonnegative
+    from mathloop.targets.pair_correlation_rh.proposer import float_minimum, lift
+
+    nodes = [F(1, 2), F(1, 2), F(1, 4)]  # P = cos(theta) (1 + cos(theta)), min -1/4 at cos(theta) = -1/2
+    assert certify_cosine_nonnegative(nodes).status == "negative"
+    lifted = lift(nodes, 1e-10)
+    assert lifted[1:] == nodes[1:] and lifted[0] > nodes[0]
+    assert float_minimum(lifted) >= 1e-10 and certify_cosine_nonnegative(lifted).status == "nonnegative"
+    assert lift(lifted, 1e-10) == lifted  # already positive: unchanged
