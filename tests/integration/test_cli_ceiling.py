@@ -27,6 +27,7 @@ def test_session_lowers_the_ceiling_and_both_statuses_show_the_bracket(tmp_path)
     assert "bracket of the class's best value (ASSUMING RH): [0.67" in text
 
 
+@pytest.mark.slow  # > 1.5 s: the default tier stays under 3 minutes
 def test_check_refuses_a_dual_below_the_primal_with_a_witness(tmp_path):
     from fractions import Fraction
 

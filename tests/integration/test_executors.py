@@ -87,6 +87,7 @@ def test_a_check_lost_with_its_worker_is_run_again_and_recorded_once(tmp_path):
     assert len(repo.commits(contract.sha256)) == 3  # root + the two chunks, each recorded once
 
 
+@pytest.mark.slow  # > 1.5 s: the default tier stays under 3 minutes
 def test_killing_a_local_pool_worker_mid_check_returns_an_error_and_the_pool_recovers(tmp_path):
     contract = load_contract(small_contract(tmp_path, **{"chunk_gram_intervals = 320": "chunk_gram_intervals = 320"}))
     target = build_target(contract)

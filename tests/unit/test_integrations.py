@@ -94,6 +94,7 @@ def test_trl_signature_accepts_what_grpo_passes():
     assert "completions" in params and any(p.kind is p.VAR_KEYWORD for p in params.values())
 
 
+@pytest.mark.slow  # > 1.5 s: the default tier stays under 3 minutes
 def test_trl_parent_commit_column_scores_against_each_rows_parent(tmp_path):
     db, _ = _store_with_one_commit(tmp_path)
     from mathloop.targets import load_contract
@@ -169,6 +170,7 @@ def test_verl_batch_manager_convention_matches_the_single_calls():
     assert os.path.basename(verl.__file__) == "verl.py"  # verl loads it by path: custom_reward_function.path
 
 
+@pytest.mark.slow  # > 1.5 s: the default tier stays under 3 minutes
 def test_verl_rows_round_trip_through_compute_score(tmp_path):
     db, _ = _store_with_one_commit(tmp_path)
     head = verl.rows("levinson-conrey", 1)[0]

@@ -46,6 +46,7 @@ def _stand_in_trl(seen: list) -> types.ModuleType:
     return trl
 
 
+@pytest.mark.slow  # > 1.5 s: the default tier stays under 3 minutes
 def test_the_grpo_example_trains_with_mathloop_rewards(monkeypatch, tmp_path):
     pytest.importorskip("datasets")
     block = next(b for b in _section_blocks() if "GRPOTrainer(" in b)

@@ -8,6 +8,7 @@ import pytest
 from mathloop.search.runner import InProcessRunner, ProcessRunner
 
 
+@pytest.mark.slow  # > 1.5 s: the default tier stays under 3 minutes
 def test_timeout_kills_the_checker_and_its_children_and_the_next_check_works(toy_contract):
     runner = ProcessRunner(1.0, start_method="fork")
     try:
