@@ -27,7 +27,7 @@ def test_a_small_model_writes_only_admissible_candidates_in_a_constants_form(tmp
     env = dict(os.environ, COLUMNS="200")
     env.pop("MATHLOOP_DB", None)
     args = argparse.Namespace(budget=BUDGET, seed=0, samples=1, max_tokens=384, temperature=0.7, keep=None,
-                              reference={}, local_time_limit=0)
+                              reference={}, local_time_limit=0, form=None)
     with serve_model(log_dir=tmp_path) as server:
         port = int(server.base_url.rsplit(":", 1)[1].split("/")[0])
         r = session(target, "openai", server.model, server.base_url, args, tmp_path, env)
