@@ -33,7 +33,9 @@ def _proposer(spec: str, contract: Contract, target, seed: int, model_opts: dict
         if not path.is_file():
             raise typer.BadParameter(f"replay file {path} does not exist", param_hint="--proposer")
         try:
-            return ReplayProposer(path)
+            from mathloop.targets.spelling import canonical_payload
+
+            return ReplayProposer(path, lambda payload: canonical_payload(target, payload, contract.seed))
         except ReplayFileError as e:  # unreadable as a whole: the user's error (bad lines are `malformed`)
             raise typer.BadParameter(str(e), param_hint="--proposer") from None
     if spec in ("openai", "openai+local"):

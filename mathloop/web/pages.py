@@ -9,6 +9,7 @@ from urllib.parse import urlencode
 
 from mathloop.contract.model import Contract
 from mathloop.domain import Direction, Label, decimal_str
+from mathloop.propose.origin import credited_to
 from mathloop.store.repository import CandidateRecord, CommitRecord
 from mathloop.view.markup import Safe, esc, fill, join
 from mathloop.web.queries import CandidateLine, Lineage
@@ -180,6 +181,7 @@ def _pre(value: Any, limit: int = 200_000) -> Safe:
 
 def candidate_page(c: CandidateRecord, lineage_name: str, contract_sha: str) -> str:
     ev = c.evidence
+    who, file_sha = credited_to(c.meta, c.proposer)
     results = []
     if ev is not None:
         for r in ev.results:
@@ -189,11 +191,14 @@ def candidate_page(c: CandidateRecord, lineage_name: str, contract_sha: str) -> 
     body = fill(
         '<h1>candidate {id} <span class="lbl {cls}">{label}</span></h1><p><a href="/t/{sha}/candidates">back to {name}</a></p>'
         '<p>proposer <b>{proposer}</b> · session {session} · created {at} · checked against head <code>{head}</code>{commit}</p>'
+        '<p id="credit">credited to <b>{who}</b>{file_sha}</p>'
         '<h2>Reasons</h2><ul id="reasons">{reasons}</ul><h2>Payload (model output: data, never code)</h2>{payload}'
         '<h2>Evidence</h2>{evsum}<table id="results"><tr><th>obligation</th><th>verdict</th><th>rank</th><th>trust</th>'
         '<th>reasons</th></tr>{results}</table><h2>Certified bounds, state, precision</h2>{bounds}'
         '<h2>Artifacts (checked certificates)</h2>{artifacts}<h2>Proposer metadata</h2>{meta}',
         id=c.id, cls=c.label, label=c.label, sha=contract_sha, name=lineage_name, proposer=c.proposer,
+        who=who, file_sha=fill(" (sha256 <code>{s}</code>; what its line claims is under untrusted_line_meta, "
+                               "unverified)", s=file_sha) if file_sha else "",
         session=c.session_id if c.session_id is not None else "-", at=c.created_at, head=(c.head_commit or "-")[:12],
         commit=fill(' · committed as <a href="/commit/{h}"><code>{s}</code></a>', h=c.commit_hash, s=c.commit_hash[:12]) if c.commit_hash else "",
         reasons=join(fill("<li>{r}</li>", r=r) for r in c.reasons) if c.reasons else Safe("<li>none</li>"),
