@@ -102,7 +102,7 @@ def check(
     ev = out.evidence
     if confirmed and build_target(contract).rests_on_claimed_parent(ev):
         confirmed, parent_from = False, "taken from the payload itself (unconfirmed)"
-    beyond = "; ".join(decision.reasons) if decision.label is Label.ERROR else None
+    beyond = "; ".join(decision.reasons) if decision.label is Label.ERROR or decision.capped else None
     refuted = [r for r in ev.results if r.verdict in (Verdict.REFUTED, Verdict.ERROR)]
     ok = confirmed and not refuted and beyond is None and all(b.name in ev.bounds for b in contract.bounds)
     reasons = ev.reasons() + ([beyond] if beyond else [])
@@ -194,7 +194,7 @@ def _check_chain(contract, manifest_path: Path, files: int, as_json: bool) -> No
         fail(f"--candidate {manifest_path}: the checker's answer could not be read: {e}", 1)
     for e in evidences:
         _, decision = checker.settle(CheckOutcome(evidence=e), None)
-        if decision.label is Label.ERROR and not reasons:
+        if (decision.label is Label.ERROR or decision.capped) and not reasons:
             reasons += decision.reasons
     ev = evidences[-1] if evidences else None
     ok = not reasons and ev is not None
