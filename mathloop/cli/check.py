@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from mathloop.bounded import MAX_CANDIDATE_BYTES, InputError, read_json
@@ -142,7 +143,7 @@ def check(
         else:
             console.print(("certified: " if confirmed else "conditionally certified: ") + (", ".join(f"{k} = {v} (exact {ev.bounds[k]})" for k, v in bounds_json(contract, ev.bounds).items())
                                            if beyond is None else "nothing (" + beyond + ")"), highlight=False)
-        console.print(f"rests on: {hypotheses_line(contract)}", highlight=False)
+        console.print(escape(hypotheses_line(contract)), highlight=False)
         if would:
             console.print(f"against the head: {would}")
         colour = {"certified": "green", "refused": "red"}.get(outcome, "yellow")

@@ -40,8 +40,7 @@ def log(
         print_json(out)
         return
     console.print(_table(contract, commits, lean))
-    if contract.hypotheses:  # every bound above rests on these: a conditional result names them
-        console.print(escape("every bound rests on (taken as given): " + hypotheses_line(contract)), highlight=False)
+    console.print(escape(hypotheses_line(contract)), highlight=False)  # a conditional result names what it rests on
 
 
 def _table(contract, commits, lean: dict) -> Table:

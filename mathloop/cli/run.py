@@ -9,6 +9,7 @@ from typing import Optional
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.markup import escape
 from rich.table import Table
 
 from mathloop.cli.common import (TARGET_HELP, bounds_text, console, contract_line, contract_option, fail,
@@ -71,7 +72,7 @@ class _Console:
         c = self.contract
         console.print(f"[bold]{c.name}[/] ({c.target}, {contract_line(c)}) — head {head.hash[:12]} (seq {head.seq}): "
                       f"{bounds_text(c, head.bounds)}")
-        console.print(f"[yellow]rests on:[/] {hypotheses_line(c)}", highlight=False)
+        console.print(escape(hypotheses_line(c)), style="yellow", highlight=False)
         console.print(f"executor: {self.executor}", highlight=False)
         self.task = self.progress.add_task(bounds_text(c, head.bounds), total=self.budget)
 
@@ -232,5 +233,5 @@ def _print_summary(contract: Contract, s: SessionSummary, lineage: str) -> None:
     for rec in s.rechecks:
         table.add_row("quarantined", rec.line())
     table.add_row("lineage (as status shows)", lineage)
-    table.add_row("rests on", hypotheses_line(contract))
     console.print(table)
+    console.print(escape(hypotheses_line(contract)), highlight=False)

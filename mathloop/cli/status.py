@@ -80,10 +80,10 @@ def status(
     t = Table(show_header=True)
     t.add_column("bound")
     t.add_column("certified", justify="right")
-    t.add_column("rests on (taken as given)", overflow="fold")
     for name, value in bounds_json(contract, head.bounds).items():
-        t.add_row(escape(name), value, escape(hypotheses_line(contract)))
+        t.add_row(escape(name), value)
     console.print(t)
+    console.print(escape(hypotheses_line(contract)), highlight=False)
     if br is not None:
         console.print(escape(f"bracket of the class's best value (ASSUMING RH): {br.text()}"), highlight=False)
         if steps:

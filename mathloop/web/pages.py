@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any, Mapping, Sequence
 from urllib.parse import urlencode
 
-from mathloop.contract.model import Contract
+from mathloop.contract.model import REST_ON_LABEL, Contract
 from mathloop.domain import Direction, Label, decimal_str
 from mathloop.propose.origin import credited_to
 from mathloop.store.repository import CandidateRecord, CommitRecord
@@ -69,11 +69,10 @@ def bound_text(contract: Contract | None, bounds: Mapping[str, Any]) -> str:
 
 
 def rests_on(contract: Contract | None) -> Safe:
-    """Return the line naming the hypotheses every bound of the contract rests on (their titles; empty if none)."""
-    if contract is None or not contract.hypotheses:
+    """Return the line naming what every bound of the contract rests on (Contract.rests_on; empty without a contract)."""
+    if contract is None:
         return Safe("")
-    return fill('<div class="given rests-on">rests on: {titles}</div>',
-                titles="; ".join(h.title for h in contract.hypotheses))
+    return fill('<div class="given rests-on">{label}: {titles}</div>', label=REST_ON_LABEL, titles=contract.rests_on())
 
 
 def failed_note(failed: Sequence[str]) -> Safe:
@@ -108,7 +107,7 @@ def target_page(lin: Lineage, contract: Contract | None, commits: list[CommitRec
                 problem: str | None, bracket: str | None = None, bracket_steps: Sequence[str] = ()) -> str:
     head = commits[-1] if commits else None
     sha = lin.sha256
-    given = "; ".join(f"{h.title} [{h.citation}]" for h in contract.hypotheses) if contract else ""
+    given = contract.rests_on(cite=True) if contract else "-"
     rows = []
     for c in reversed(commits):
         rows.append(fill('<tr><td>{seq}</td><td><a href="/commit/{h}"><code>{short}</code></a></td><td><code>{parent}</code></td>'
