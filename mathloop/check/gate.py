@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Mapping, Sequence
 
 from mathloop.contract.model import BoundSpec, Contract
-from mathloop.domain import Direction, Evidence, Label, Scores, decimal_str
+from mathloop.domain import Direction, Evidence, Label, Scores, decimal_str, exact_decimal
 from mathloop.order import Comparison, compare, label_of, oriented
 
 from mathloop.check.bracket import Limit
@@ -117,7 +117,7 @@ def _above_cap(contract: Contract, evidence: Evidence) -> dict[str, str]:
         if _beyond(value, spec) and _is_cap(spec):
             why = _first_clause(spec.class_maximum_basis.removeprefix("numerical optimum").lstrip(": "))
             out[name] = (f"{name}: certified {decimal(value, spec)} is above the contract's cap "
-                         f"{_short(spec.class_maximum)} ({spec.class_limit_name}, a numerical optimum, not a theorem"
+                         f"{exact_decimal(spec.class_maximum)} ({spec.class_limit_name}, a numerical optimum, not a theorem"
                          + (f": {why}" if why else "") + "): not counted — refused by the contract, not a checker "
                          "fault; raising the cap is a contract change (a new lineage)")
     return out
@@ -135,14 +135,6 @@ def _first_clause(text: str) -> str:
         if depth == 0 and ch in ".;" and text[i + 1:i + 2] in (" ", ""):
             return text[:i]
     return text
-
-
-def _short(q: Fraction) -> str:
-    """Return q as its shortest exact decimal when it has one (0.417293963), else its fraction."""
-    for places in range(0, 31):
-        if (q * 10**places).denominator == 1:
-            return decimal_str(q, places, round_down=True)
-    return str(q)
 
 
 def _capped(contract: Contract, head: Scores | None, evidence: Evidence, capped: dict[str, str]) -> Decision:

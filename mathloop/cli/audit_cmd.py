@@ -39,7 +39,7 @@ def audit(
     """Exit 0 when every commit and memory row re-verifies; otherwise name the first edited row and exit 1."""
     contract = open_contract(target, contract_file)
     cp = _read_checkpoint(checkpoint) if checkpoint is not None else None
-    repo = open_repo(db, create=False)
+    repo = open_repo(db, readonly=True)  # an audit only reads: a read-only file or role audits too
     timeout = float(contract.check_timeout_s)
     # several workers: the pool's children re-check, the runner (never started then) only marks "re-check"
     pool = LocalPool(workers, timeout) if workers > 1 and not hash_only else None

@@ -69,12 +69,20 @@ def _repo(db: str) -> Repository:
 def check(
     target: Optional[str] = typer.Argument(None, help=TARGET_HELP),
     contract_file: Optional[Path] = contract_option(),
-    candidate: Path = typer.Option(..., "--candidate", help="Candidate JSON file (or an exported certificate file)."),
+    candidate: Optional[Path] = typer.Option(None, "--candidate", help="Candidate JSON file (or an exported certificate "
+                                             "file)."),
+    example: bool = typer.Option(False, "--example", help="Print an example candidate (the contract's seed) as JSON "
+                                 "and exit: `check T --example > c.json` gives a file for --candidate."),
     db: Optional[str] = typer.Option(None, "--db", help="Check against this store's head state. " + DB_HELP),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
     """Exit 0 if the candidate checks (no refutation, every bound certified), 1 if refused, 2 if malformed."""
     contract = open_contract(target, contract_file)
+    if example:
+        print_json(dict(contract.seed))
+        return
+    if candidate is None:
+        fail("--candidate FILE is required (or --example, which prints a candidate to start from)")
     payload = _read_candidate(candidate, contract)
     envelope = payload if isinstance(payload, dict) and "mathloop_certificate" in payload else None
     if envelope is not None:

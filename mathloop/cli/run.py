@@ -14,6 +14,7 @@ from rich.table import Table
 
 from mathloop.cli.common import (TARGET_HELP, bounds_text, console, contract_line, contract_option, fail,
                                  hypotheses_line, open_contract, open_repo)
+from mathloop.cli.session_notes import counts_note, exhausted_hint
 from mathloop.contract import Contract
 from mathloop.lean.worker import LeanWorker
 from mathloop.propose.replay import ReplayFileError, ReplayProposer
@@ -67,6 +68,7 @@ class _Console:
         self.executor = ""      # "local pool (2 workers); 4 proposals per round" (set once the checker is built)
         self.budget = 0
         self.task = None
+        self.proposer = "local"  # the proposer's name (set once it is built): the exhausted note depends on it
 
     def started(self, head) -> None:
         c = self.contract
@@ -85,7 +87,8 @@ class _Console:
         from mathloop.view.counts import lineage_counts  # the one count that status and the web view show
 
         self.progress.stop()  # the table goes below the finished bar
-        _print_summary(self.contract, summary, lineage_counts(self.engine, self.contract.sha256).line())
+        lineage = lineage_counts(self.engine, self.contract.sha256)
+        _print_summary(self.contract, summary, lineage.line(), self.proposer, lineage.labels)
 
 
 def run(
@@ -133,6 +136,7 @@ def run(
                       concurrency=concurrency, request_timeout=request_timeout, max_tokens_total=max_tokens_total,
                       repeat_retries=repeat_retries, form=form)
     prop = _proposer(proposer, contract, tgt, seed, model_opts)
+    shown.proposer = prop.name
     repo = open_repo(db)
     repo.ensure_contract(contract)
     options = {"budget": budget, "time_limit": time_limit, "samples": samples, "proposer": proposer,
@@ -217,7 +221,8 @@ def _wait_for_lean(worker: LeanWorker, progress: bool) -> None:
         console.print(f"  {other.status}: {other.reasons[0][:300]}", highlight=False)
 
 
-def _print_summary(contract: Contract, s: SessionSummary, lineage: str) -> None:
+def _print_summary(contract: Contract, s: SessionSummary, lineage: str, proposer: str = "local",
+                   lineage_labels: dict[str, int] | None = None) -> None:
     table = Table(title=f"session {s.session_id} — {s.outcome} in {s.seconds:.1f} s", show_lines=False)
     table.add_column("")
     table.add_column("value", overflow="fold")
@@ -234,4 +239,8 @@ def _print_summary(contract: Contract, s: SessionSummary, lineage: str) -> None:
         table.add_row("quarantined", rec.line())
     table.add_row("lineage (as status shows)", lineage)
     console.print(table)
+    console.print(escape(counts_note({**(lineage_labels or {}), **s.labels})), highlight=False)
     console.print(escape(hypotheses_line(contract)), highlight=False)
+    if s.outcome == "proposer exhausted":
+        console.print(escape("proposer exhausted: " + exhausted_hint(contract, s.head.bounds, proposer)), style="yellow",
+                      highlight=False)

@@ -16,7 +16,7 @@ from mathloop.search.bracket import bracket
 from mathloop.view.bracket_history import bracket_history
 from mathloop.search.gate import open_obligations
 from mathloop.store.rechecks import failed_rechecks
-from mathloop.view.counts import lineage_counts
+from mathloop.view.counts import COMMITS_MEANING, explain_labels, lineage_counts
 
 HISTORY_ROWS = 8  # the last moves of a bracket that `status` prints (--json has them all)
 
@@ -100,7 +100,8 @@ def status(
     for b in contract.bounds:
         if b.class_maximum is not None:
             console.print(escape(f"{b.name}: {b.class_maximum_text()}"), highlight=False)
-    console.print(escape(counts.line() + " (commits: the chain, root included; labels: every candidate recorded)"),
+    console.print(escape(counts.line()), highlight=False)
+    console.print(escape(f"  {COMMITS_MEANING}; labels: every candidate recorded — {explain_labels(labels)}"),
                   highlight=False)
     insecure = _insecure_sessions(repo, contract.sha256)
     if insecure:

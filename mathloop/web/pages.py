@@ -226,7 +226,8 @@ def commit_page(c: CommitRecord, contract: Contract | None, lineage_name: str, l
     return layout(f"commit {c.hash[:12]}", body)
 
 
-def error_page(status: int, message: str) -> str:
-    return layout(str(status), fill("<h1>{s}</h1><p>{m}</p><p><a href=\"/\">targets</a></p>", s=status, m=message))
+def error_page(status: int, message: str, detail: Safe | None = None) -> str:
+    return layout(str(status), fill("<h1>{s}</h1><p>{m}</p>{d}<p><a href=\"/\">targets</a></p>", s=status, m=message,
+                                    d=detail if detail is not None else Safe("")))
 
 
