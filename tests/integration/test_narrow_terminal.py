@@ -15,6 +15,16 @@ from mathloop.cli.app import COMMANDS, app, build_command
 WIDTH = 80
 
 
+@pytest.fixture(scope="module", autouse=True)
+def narrow_console():
+    """The CLI's rich console takes its width from COLUMNS when first imported: set it as a fresh process would."""
+    from mathloop.cli.common import console
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(console, "width", WIDTH)
+        yield
+
+
 def _run(*args: str) -> str:
     res = CliRunner().invoke(app, list(args), env={"COLUMNS": str(WIDTH), "NO_COLOR": "1"}, catch_exceptions=False)
     assert res.exit_code == 0, res.output
@@ -39,7 +49,7 @@ def test_help_shows_every_flag_whole_at_80_columns(name):
 @pytest.fixture(scope="module")
 def store(tmp_path_factory) -> str:
     db = str(tmp_path_factory.mktemp("narrow") / "m.db")
-    res = CliRunner().invoke(app, ["run", "levinson-conrey", "--db", db, "--budget", "16", "--no-lean", "--no-progress"],
+    res = CliRunner().invoke(app, ["run", "levinson-conrey", "--db", db, "--budget", "6", "--no-lean", "--no-progress"],
                              env={"COLUMNS": str(WIDTH), "NO_COLOR": "1"}, catch_exceptions=False)
     assert res.exit_code == 0, res.output
     _fits(res.output)  # the run's summary table too

@@ -35,7 +35,7 @@ def _cli(*args: str, cwd: Path | None = None):
 @pytest.fixture(scope="module")
 def store(tmp_path_factory) -> str:
     db = str(tmp_path_factory.mktemp("tour") / "mathloop.db")
-    res = _cli("run", "levinson-conrey", "--db", db, "--budget", "12", "--no-lean", "--no-progress")
+    res = _cli("run", "levinson-conrey", "--db", db, "--budget", "4", "--no-lean", "--no-progress")
     assert res.exit_code == 0, res.output
     return db
 
@@ -61,12 +61,12 @@ def test_check_needs_a_candidate_or_example():
 
 def test_run_and_status_explain_their_counts(store):
     out = " ".join(_cli("status", "levinson-conrey", "--db", store).output.split())
-    for words in ("root included", "correct: committed", "progress: committed", "no_progress: checked"):
+    for words in ("root included", "progress: committed, something still open"):  # each label shown is explained
         assert words in out, out
     run = " ".join(_cli("run", "levinson-conrey", "--db", store, "--budget", "1", "--no-lean",
                         "--no-progress").output.split())
     assert "this session's commits; the lineage's count includes its root" in run, run
-    assert "correct: committed" in run
+    assert "progress: committed, something still open" in run
 
 
 # (d) ------------------------------------------------------------------------------------------------------------
