@@ -72,6 +72,18 @@ def fraction_str(q: Fraction) -> str:
     return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
 
 
+def exact_decimal(q: Fraction, max_places: int = 30) -> str:
+    """Return q as its shortest exact decimal ("0.417293963"), or as a fraction when it has none that short.
+
+    >>> exact_decimal(Fraction("0.408960")), exact_decimal(Fraction(1, 3))
+    ('0.40896', '1/3')
+    """
+    for places in range(max_places + 1):
+        if (q * 10**places).denominator == 1:
+            return decimal_str(q, places, round_down=True)
+    return fraction_str(q)
+
+
 def decimal_str(value: Fraction, digits: int, *, round_down: bool = True) -> str:
     """Return `value` with `digits` decimals, rounded down (or up): never claims more than is proved.
 

@@ -10,7 +10,7 @@ from typing import Any, Mapping, Sequence
 from mathloop.contract import Contract
 from mathloop.domain import Label, canonical_json, decimal_str, fraction_str, sha256_hex
 from mathloop.order import oriented
-from mathloop.propose.origin import credit
+from mathloop.propose.origin import LOCAL, REPLAY, credit
 from mathloop.store.repository import CandidateRecord
 
 LABELS = tuple(label.value for label in Label)
@@ -27,7 +27,8 @@ def evidence_sha256(records: Sequence[CandidateRecord]) -> str:
 
 
 def _tokens(records: Sequence[CandidateRecord]) -> float | None:
-    counted = [r for r in records if "prompt_tokens" in r.meta or "completion_tokens" in r.meta]
+    counted = [r for r in records if credit(r.meta, r.proposer) not in (LOCAL, REPLAY)
+               and ("prompt_tokens" in r.meta or "completion_tokens" in r.meta)]
     if not counted:
         return None
     total = sum(int(r.meta.get("prompt_tokens") or 0) + int(r.meta.get("completion_tokens") or 0) for r in counted)
@@ -38,7 +39,7 @@ def _by_origin(records: Sequence[CandidateRecord]) -> dict[str, dict[str, int]]:
     """Return, per credit class (model, model+local, local), its candidates and the commits they made."""
     out: dict[str, dict[str, int]] = {}
     for r in records:
-        row = out.setdefault(credit(r.meta), {"candidates": 0, "commits": 0})
+        row = out.setdefault(credit(r.meta, r.proposer), {"candidates": 0, "commits": 0})
         row["candidates"] += 1
         row["commits"] += r.commit_hash is not None
     return dict(sorted(out.items()))

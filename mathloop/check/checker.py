@@ -146,9 +146,11 @@ class Checker:
             self._quarantine(out.worker, out.error)
             mine, my_decision = self.judge(parent_state, payload, head, limits)
             return mine.by(f"{SESSION} (re-check; worker {out.worker}'s evidence refused: quarantined)"), my_decision
-        # an answer the gate calls `error` (beyond a class maximum, across the bracket) is a checker bug or a lie:
-        # always re-checked, so that a lying worker is caught there too; one that would commit by the --recheck rule
-        must = decision is not None and (decision.label is Label.ERROR or (decision.commits and self._must_recheck()))
+        # an answer the gate calls `error` (beyond a class maximum, across the bracket) is a checker bug or a lie, and one
+        # above a designed cap may be a lie: always re-checked, so that a lying worker is caught there too; one that
+        # would commit by the --recheck rule
+        must = decision is not None and (decision.label is Label.ERROR or decision.capped
+                                         or (decision.commits and self._must_recheck()))
         if not must:  # a remote answer that does not move the head, taken on its word: marked so (the repeat rule)
             return (out if local else replace(out, unverified=True)), decision
         return self._recheck(out, decision, parent_state, payload, head, limits)

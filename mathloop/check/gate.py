@@ -13,8 +13,8 @@ from fractions import Fraction
 from typing import Mapping, Sequence
 
 from mathloop.contract.model import BoundSpec, Contract
-from mathloop.domain import Direction, Evidence, Label, Scores, decimal_str
-from mathloop.order import Comparison, compare, oriented
+from mathloop.domain import Direction, Evidence, Label, Scores, decimal_str, exact_decimal
+from mathloop.order import Comparison, compare, label_of, oriented
 
 from mathloop.check.bracket import Limit
 from mathloop.check.rules import evidence_problems
@@ -28,11 +28,15 @@ class Decision:
         label: the candidate's one label (`error` when a guard refused the evidence itself).
         commits: True iff the candidate may be committed on that head (strict progress, no guard hit).
         reasons: why it does not commit, in words a proposer can learn from (empty when it commits).
+        capped: True when a certified bound lies above a designed cap (a class maximum that is a numerical
+            optimum, not a theorem): refused by the contract as a value (`regression`/`incomparable`), not an
+            `error`; such an answer from a worker is re-checked like an `error` one.
     """
 
     label: Label
     commits: bool
     reasons: tuple[str, ...]
+    capped: bool = False
 
 
 def bound_specs(contract: Contract) -> dict[str, BoundSpec]:
@@ -59,9 +63,11 @@ def decimal(value: Fraction, spec: BoundSpec | None, digits: int | None = None) 
 def decide(contract: Contract, head: Scores | None, evidence: Evidence, limits: Sequence[Limit] = ()) -> Decision:
     """Return the one decision for `evidence` against the head's scores (None: no head, the root).
 
-    Evidence that breaks what evidence must contain (check/rules.py), a certified bound beyond its class
-    maximum, or one that crosses a partner lineage's bracket `limits` is a checker bug or a forgery:
-    label `error`, never a commit.
+    Evidence that breaks what evidence must contain (check/rules.py), a certified bound beyond a class
+    maximum that is a theorem (or is not stated as anything else), or one that crosses a partner lineage's
+    bracket `limits` is a checker bug or a forgery: label `error`, never a commit. A certified bound above a
+    class maximum that is a numerical optimum is above a designed cap: that bound is not counted, which is
+    worse than any head (`regression`, or `incomparable` when something else got better), never a commit.
     """
     problems = evidence_problems(contract, evidence)
     if problems:
@@ -69,6 +75,9 @@ def decide(contract: Contract, head: Scores | None, evidence: Evidence, limits: 
     why = _beyond_class_maximum(contract, evidence) or next(filter(None, (lim.crossed_by(evidence) for lim in limits)), None)
     if why is not None:
         return Decision(Label.ERROR, False, (why,))
+    capped = _above_cap(contract, evidence)
+    if capped:
+        return _capped(contract, head, evidence, capped)
     cmp = compare(head, Scores.of(evidence), bound_specs(contract))
     if cmp.passes_gate:
         return Decision(cmp.label, True, ())
@@ -76,16 +85,66 @@ def decide(contract: Contract, head: Scores | None, evidence: Evidence, limits: 
 
 
 def _beyond_class_maximum(contract: Contract, evidence: Evidence) -> str | None:
-    """Return a reason when a certified bound exceeds its class maximum (a checker bug), else None."""
+    """Return a reason when a certified bound exceeds a class maximum no valid certificate can exceed (a checker
+    bug), else None. A numerical-optimum maximum is a cap instead (_above_cap)."""
     for name, value in evidence.bounds.items():
         try:
             spec = contract.bound_spec(name)
         except KeyError:
             return f"evidence certifies an unknown bound {name!r}"
-        if spec.class_maximum is not None and oriented(value, spec) > oriented(spec.class_maximum, spec):
-            return (f"bound {name} = {decimal(value, spec)} is beyond the class maximum "
-                    f"{decimal(spec.class_maximum, spec)}: a checker bug, refused")
+        if _beyond(value, spec) and not _is_cap(spec):
+            kind = "a theorem" if spec.class_maximum_is_theorem else "the contract's stated limit"
+            return (f"bound {name} = {decimal(value, spec)} is beyond the {spec.class_limit_name} "
+                    f"{decimal(spec.class_maximum, spec)}, {kind}: no valid certificate can pass it, so the "
+                    "checker is wrong (a checker bug), refused")
     return None
+
+
+def _beyond(value: Fraction, spec: BoundSpec) -> bool:
+    return spec.class_maximum is not None and oriented(value, spec) > oriented(spec.class_maximum, spec)
+
+
+def _is_cap(spec: BoundSpec) -> bool:
+    """Return whether the class maximum is a designed cap: stated as a numerical optimum, not a theorem."""
+    return bool(spec.class_maximum_basis and spec.class_maximum_basis.startswith("numerical optimum"))
+
+
+def _above_cap(contract: Contract, evidence: Evidence) -> dict[str, str]:
+    """Return {bound name: reason} for every certified bound above a designed cap."""
+    out = {}
+    for name, value in sorted(evidence.bounds.items()):
+        spec = contract.bound_spec(name)
+        if _beyond(value, spec) and _is_cap(spec):
+            why = _first_clause(spec.class_maximum_basis.removeprefix("numerical optimum").lstrip(": "))
+            out[name] = (f"{name}: certified {decimal(value, spec)} is above the contract's cap "
+                         f"{exact_decimal(spec.class_maximum)} ({spec.class_limit_name}, a numerical optimum, not a theorem"
+                         + (f": {why}" if why else "") + "): not counted — refused by the contract, not a checker "
+                         "fault; raising the cap is a contract change (a new lineage)")
+    return out
+
+
+def _first_clause(text: str) -> str:
+    """Return the text up to its first ". " or "; " outside parentheses (a basis's reason, without its notes).
+
+    >>> _first_clause("held at 0.4 (printed; 9 digits): new. Re-optimising R reaches more")
+    'held at 0.4 (printed; 9 digits): new'
+    """
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth == 0 and ch in ".;" and text[i + 1:i + 2] in (" ", ""):
+            return text[:i]
+    return text
+
+
+def _capped(contract: Contract, head: Scores | None, evidence: Evidence, capped: dict[str, str]) -> Decision:
+    """Return the decision when bounds lie above their caps: those bounds count as not certified (worse)."""
+    kept = {k: v for k, v in evidence.bounds.items() if k not in capped}
+    cmp = compare(head, Scores(evidence.ranks, kept), bound_specs(contract))
+    other = Comparison(cmp.better, tuple(w for w in cmp.worse if w.removeprefix("bound:") not in capped), cmp.label)
+    label = label_of(bool(cmp.better), True, all(r == 0 for r in evidence.ranks.values()))
+    rest = [r for r in _reasons(contract, head, evidence, other) if r != "nothing better than the head"]
+    return Decision(label, False, (*capped.values(), *rest), capped=True)
 
 
 def _reasons(contract: Contract, head: Scores | None, evidence: Evidence, cmp: Comparison) -> list[str]:

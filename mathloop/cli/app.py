@@ -34,26 +34,14 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 }
 
 
-def _escape(text: str | None) -> str | None:
-    """Return `text` with rich markup escaped, so that `[rewards]` or `'mathloop[ml]'` print as written."""
-    if not text:
-        return text
-    from rich.markup import escape
-    return escape(text)
-
-
 def build_command(name: str) -> _click.Command:
     """Import the module of subcommand `name` and return its click command, every help text markup-escaped."""
     module, attr, _summary = COMMANDS[name]
     function = getattr(importlib.import_module(module), attr)
-    single = typer.Typer(add_completion=False, pretty_exceptions_show_locals=False)
+    single = typer.Typer(add_completion=False, pretty_exceptions_show_locals=False, rich_markup_mode=None)
     single.command(name)(function)
     command = typer.main.get_command(single)
     command.name = name
-    command.help = _escape(command.help)
-    for param in command.params:
-        if getattr(param, "help", None):
-            param.help = _escape(param.help)
     return command
 
 
@@ -69,7 +57,8 @@ class LazyGroup(TyperGroup):
         if cmd_name not in COMMANDS:
             return None
         # Listing the commands (`mathloop --help`) needs only the summary: a placeholder, no import.
-        return TyperCommand(cmd_name, help=_escape(COMMANDS[cmd_name][2]), short_help=_escape(COMMANDS[cmd_name][2]))
+        return TyperCommand(cmd_name, help=COMMANDS[cmd_name][2], short_help=COMMANDS[cmd_name][2],
+                            rich_markup_mode=None)
 
     def resolve_command(self, ctx: _click.Context, args: list[str]) -> tuple[str | None, _click.Command | None,
                                                                                list[str]]:
@@ -80,8 +69,10 @@ class LazyGroup(TyperGroup):
 
 
 # Locals stay hidden in tracebacks: the process may hold an API key.
+# Help is click's plain text (rich_markup_mode=None): wrapped to the terminal, never a flag name cut to fit a
+# box at 80 columns, and `[rewards]` or `'mathloop[ml]'` printed as written (no markup to escape).
 app = typer.Typer(cls=LazyGroup, no_args_is_help=True, add_completion=False, pretty_exceptions_show_locals=False,
-                  help="mathloop: models propose, deterministic checkers decide, only checked progress is committed.")
+                  rich_markup_mode=None, help="mathloop: models propose, deterministic checkers decide, only checked progress is committed.")
 
 
 @app.callback()

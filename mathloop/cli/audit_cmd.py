@@ -14,6 +14,8 @@ from mathloop.search.audit import audit_store
 from mathloop.check.executors import LocalPool
 from mathloop.search.runner import ProcessRunner
 from mathloop.store.checkpoint import Checkpoint, CheckpointError
+from mathloop.store.engine import StoreError, make_engine
+from mathloop.store.repository import Repository
 
 
 def _read_checkpoint(path: Path) -> Checkpoint:
@@ -39,7 +41,7 @@ def audit(
     """Exit 0 when every commit and memory row re-verifies; otherwise name the first edited row and exit 1."""
     contract = open_contract(target, contract_file)
     cp = _read_checkpoint(checkpoint) if checkpoint is not None else None
-    repo = open_repo(db, create=False)
+    repo = _open(db)
     timeout = float(contract.check_timeout_s)
     # several workers: the pool's children re-check, the runner (never started then) only marks "re-check"
     pool = LocalPool(workers, timeout) if workers > 1 and not hash_only else None
@@ -82,6 +84,27 @@ def audit(
     if cp is not None:
         console.print(f"checkpoint ok: the chain extends {cp.head[:12] if cp.head else 'the empty chain'} "
                       f"(length {cp.length}) and every memory chain its tip.", highlight=False)
+
+
+def _open(db: str | None):
+    """Return the store opened read-only (an audit only reads: a read-only file or role audits too).
+
+    A store written before the current schema lacks columns the audit reads: it is upgraded as any writer
+    would (new tables and empty nullable columns only; no row is rewritten), which needs a writable store.
+    """
+    from mathloop.store.migrate import missing
+
+    repo = open_repo(db, readonly=True)
+    lacks = missing(repo.engine)
+    if not lacks:
+        return repo
+    repo.engine.dispose()
+    try:
+        return Repository(make_engine(db, create=False))
+    except StoreError as e:
+        fail(f"{e} — this store predates the current schema (it lacks {', '.join(lacks[:3])}"
+             f"{', …' if len(lacks) > 3 else ''}) and cannot take the upgrade the audit reads through (new empty "
+             "columns only): audit a writable copy")
 
 
 def _lean_rerun(contract, repo):

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from mathloop.bounded import MAX_CANDIDATE_BYTES, InputError, read_json
@@ -68,12 +69,20 @@ def _repo(db: str) -> Repository:
 def check(
     target: Optional[str] = typer.Argument(None, help=TARGET_HELP),
     contract_file: Optional[Path] = contract_option(),
-    candidate: Path = typer.Option(..., "--candidate", help="Candidate JSON file (or an exported certificate file)."),
+    candidate: Optional[Path] = typer.Option(None, "--candidate", help="Candidate JSON file (or an exported certificate "
+                                             "file)."),
+    example: bool = typer.Option(False, "--example", help="Print an example candidate (the contract's seed) as JSON "
+                                 "and exit: `check T --example > c.json` gives a file for --candidate."),
     db: Optional[str] = typer.Option(None, "--db", help="Check against this store's head state. " + DB_HELP),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
     """Exit 0 if the candidate checks (no refutation, every bound certified), 1 if refused, 2 if malformed."""
     contract = open_contract(target, contract_file)
+    if example:
+        print_json(dict(contract.seed))
+        return
+    if candidate is None:
+        fail("--candidate FILE is required (or --example, which prints a candidate to start from)")
     payload = _read_candidate(candidate, contract)
     envelope = payload if isinstance(payload, dict) and "mathloop_certificate" in payload else None
     if envelope is not None:
@@ -102,7 +111,7 @@ def check(
     ev = out.evidence
     if confirmed and build_target(contract).rests_on_claimed_parent(ev):
         confirmed, parent_from = False, "taken from the payload itself (unconfirmed)"
-    beyond = "; ".join(decision.reasons) if decision.label is Label.ERROR else None
+    beyond = "; ".join(decision.reasons) if decision.label is Label.ERROR or decision.capped else None
     refuted = [r for r in ev.results if r.verdict in (Verdict.REFUTED, Verdict.ERROR)]
     ok = confirmed and not refuted and beyond is None and all(b.name in ev.bounds for b in contract.bounds)
     reasons = ev.reasons() + ([beyond] if beyond else [])
@@ -142,7 +151,7 @@ def check(
         else:
             console.print(("certified: " if confirmed else "conditionally certified: ") + (", ".join(f"{k} = {v} (exact {ev.bounds[k]})" for k, v in bounds_json(contract, ev.bounds).items())
                                            if beyond is None else "nothing (" + beyond + ")"), highlight=False)
-        console.print(f"rests on: {hypotheses_line(contract)}", highlight=False)
+        console.print(escape(hypotheses_line(contract)), highlight=False)
         if would:
             console.print(f"against the head: {would}")
         colour = {"certified": "green", "refused": "red"}.get(outcome, "yellow")
@@ -194,7 +203,7 @@ def _check_chain(contract, manifest_path: Path, files: int, as_json: bool) -> No
         fail(f"--candidate {manifest_path}: the checker's answer could not be read: {e}", 1)
     for e in evidences:
         _, decision = checker.settle(CheckOutcome(evidence=e), None)
-        if decision.label is Label.ERROR and not reasons:
+        if (decision.label is Label.ERROR or decision.capped) and not reasons:
             reasons += decision.reasons
     ev = evidences[-1] if evidences else None
     ok = not reasons and ev is not None

@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from mathloop.contract import Contract, ContractError
+from mathloop.contract.model import REST_ON_LABEL
 from mathloop.targets import load_contract, load_file
 from mathloop.domain import Direction
 from mathloop.search.gate import bound_specs, decimal
@@ -104,11 +105,8 @@ def bounds_text(contract: Contract, bounds: dict) -> str:
 
 
 def hypotheses_line(contract: Contract, *, cite: bool = False) -> str:
-    """Return the hypotheses every bound of this contract rests on, in one line (titles, or with citations)."""
-    hs = contract.hypotheses
-    if not hs:
-        return "none"
-    return "; ".join(f"{h.title} [{h.citation}]" if cite else h.title for h in hs)
+    """Return "rests on (taken as given): ..." for this contract (titles, or with citations): the one wording."""
+    return f"{REST_ON_LABEL}: {contract.rests_on(cite=cite)}"
 
 
 def print_json(value: Any) -> None:

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Optional
 
 import typer
+from rich import box
 from rich.markup import escape
 from rich.table import Table
 
@@ -38,13 +39,32 @@ def log(
             out.append(d)
         print_json(out)
         return
-    t = Table(title=escape(f"{contract.name} ({contract_line(contract)}): {len(commits)} commit(s)"))
-    for col in ("seq", "commit", "parent", "created", "label", "bounds", "lean"):
-        t.add_column(col, overflow="fold")
-    for c in commits:
-        t.add_row(str(c.seq), c.hash[:12], "-" if c.seq == 0 else c.parent[:12], c.created_at[:19], escape(c.label),
-                  escape(", ".join(f"{k} {v}" for k, v in bounds_json(contract, c.bounds).items())),
+    console.print(_table(contract, commits, lean))
+    console.print(escape(hypotheses_line(contract)), highlight=False)  # a conditional result names what it rests on
+
+
+def _table(contract, commits, lean: dict) -> Table:
+    """Return the commit table, whole at any width from 80 columns: hashes, times and values are never split.
+
+    Below 110 columns the parent column is left out (each row's parent is the row above; `--json` has it) and
+    times drop their seconds; a bound's name and value may sit on two lines, a value never does.
+    """
+    wide = console.width >= 110
+    rows = [(c, [f"{k} {v}" for k, v in bounds_json(contract, c.bounds).items()]) for c in commits]
+    longest = max((len(part) for _, bounds in rows for b in bounds for part in b.split(" ")), default=8)
+    t = Table(title=escape(f"{contract.name} ({contract_line(contract)}): {len(commits)} commit(s)"),
+              box=box.SIMPLE_HEAD)
+    t.add_column("seq", justify="right", no_wrap=True)
+    t.add_column("commit", no_wrap=True)
+    if wide:
+        t.add_column("parent", no_wrap=True)
+    t.add_column("created", no_wrap=True)
+    t.add_column("label", no_wrap=True)
+    t.add_column("bounds", min_width=longest)
+    t.add_column("lean", no_wrap=True)
+    for c, bounds in rows:
+        created = c.created_at[:19 if wide else 16].replace("T", " ")
+        parent = ["-" if c.seq == 0 else c.parent[:12]] if wide else []
+        t.add_row(str(c.seq), c.hash[:12], *parent, created, escape(c.label), escape("\n".join(bounds)),
                   escape(lean[c.hash]["status"]))
-    console.print(t)
-    if contract.hypotheses:  # every bound above rests on these: a conditional result names them
-        console.print(escape("every bound rests on (taken as given): " + hypotheses_line(contract)), highlight=False)
+    return t

@@ -9,10 +9,12 @@ from typing import Optional
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.markup import escape
 from rich.table import Table
 
 from mathloop.cli.common import (TARGET_HELP, bounds_text, console, contract_line, contract_option, fail,
                                  hypotheses_line, open_contract, open_repo)
+from mathloop.cli.session_notes import counts_note, exhausted_hint
 from mathloop.contract import Contract
 from mathloop.lean.worker import LeanWorker
 from mathloop.propose.replay import ReplayFileError, ReplayProposer
@@ -33,7 +35,9 @@ def _proposer(spec: str, contract: Contract, target, seed: int, model_opts: dict
         if not path.is_file():
             raise typer.BadParameter(f"replay file {path} does not exist", param_hint="--proposer")
         try:
-            return ReplayProposer(path)
+            from mathloop.targets.spelling import canonical_payload
+
+            return ReplayProposer(path, lambda payload: canonical_payload(target, payload, contract.seed))
         except ReplayFileError as e:  # unreadable as a whole: the user's error (bad lines are `malformed`)
             raise typer.BadParameter(str(e), param_hint="--proposer") from None
     if spec in ("openai", "openai+local"):
@@ -64,12 +68,13 @@ class _Console:
         self.executor = ""      # "local pool (2 workers); 4 proposals per round" (set once the checker is built)
         self.budget = 0
         self.task = None
+        self.proposer = "local"  # the proposer's name (set once it is built): the exhausted note depends on it
 
     def started(self, head) -> None:
         c = self.contract
         console.print(f"[bold]{c.name}[/] ({c.target}, {contract_line(c)}) — head {head.hash[:12]} (seq {head.seq}): "
                       f"{bounds_text(c, head.bounds)}")
-        console.print(f"[yellow]rests on:[/] {hypotheses_line(c)}", highlight=False)
+        console.print(escape(hypotheses_line(c)), style="yellow", highlight=False)
         console.print(f"executor: {self.executor}", highlight=False)
         self.task = self.progress.add_task(bounds_text(c, head.bounds), total=self.budget)
 
@@ -82,7 +87,8 @@ class _Console:
         from mathloop.view.counts import lineage_counts  # the one count that status and the web view show
 
         self.progress.stop()  # the table goes below the finished bar
-        _print_summary(self.contract, summary, lineage_counts(self.engine, self.contract.sha256).line())
+        lineage = lineage_counts(self.engine, self.contract.sha256)
+        _print_summary(self.contract, summary, lineage.line(), self.proposer, lineage.labels)
 
 
 def run(
@@ -130,6 +136,7 @@ def run(
                       concurrency=concurrency, request_timeout=request_timeout, max_tokens_total=max_tokens_total,
                       repeat_retries=repeat_retries, form=form)
     prop = _proposer(proposer, contract, tgt, seed, model_opts)
+    shown.proposer = prop.name
     repo = open_repo(db)
     repo.ensure_contract(contract)
     options = {"budget": budget, "time_limit": time_limit, "samples": samples, "proposer": proposer,
@@ -214,7 +221,8 @@ def _wait_for_lean(worker: LeanWorker, progress: bool) -> None:
         console.print(f"  {other.status}: {other.reasons[0][:300]}", highlight=False)
 
 
-def _print_summary(contract: Contract, s: SessionSummary, lineage: str) -> None:
+def _print_summary(contract: Contract, s: SessionSummary, lineage: str, proposer: str = "local",
+                   lineage_labels: dict[str, int] | None = None) -> None:
     table = Table(title=f"session {s.session_id} — {s.outcome} in {s.seconds:.1f} s", show_lines=False)
     table.add_column("")
     table.add_column("value", overflow="fold")
@@ -230,5 +238,9 @@ def _print_summary(contract: Contract, s: SessionSummary, lineage: str) -> None:
     for rec in s.rechecks:
         table.add_row("quarantined", rec.line())
     table.add_row("lineage (as status shows)", lineage)
-    table.add_row("rests on", hypotheses_line(contract))
     console.print(table)
+    console.print(escape(counts_note({**(lineage_labels or {}), **s.labels})), highlight=False)
+    console.print(escape(hypotheses_line(contract)), highlight=False)
+    if s.outcome == "proposer exhausted":
+        console.print(escape("proposer exhausted: " + exhausted_hint(contract, s.head.bounds, proposer)), style="yellow",
+                      highlight=False)

@@ -16,7 +16,7 @@ from mathloop.search.bracket import bracket
 from mathloop.view.bracket_history import bracket_history
 from mathloop.search.gate import open_obligations
 from mathloop.store.rechecks import failed_rechecks
-from mathloop.view.counts import lineage_counts
+from mathloop.view.counts import COMMITS_MEANING, explain_labels, lineage_counts
 
 HISTORY_ROWS = 8  # the last moves of a bracket that `status` prints (--json has them all)
 
@@ -80,10 +80,10 @@ def status(
     t = Table(show_header=True)
     t.add_column("bound")
     t.add_column("certified", justify="right")
-    t.add_column("rests on (taken as given)", overflow="fold")
     for name, value in bounds_json(contract, head.bounds).items():
-        t.add_row(escape(name), value, escape(hypotheses_line(contract)))
+        t.add_row(escape(name), value)
     console.print(t)
+    console.print(escape(hypotheses_line(contract)), highlight=False)
     if br is not None:
         console.print(escape(f"bracket of the class's best value (ASSUMING RH): {br.text()}"), highlight=False)
         if steps:
@@ -100,7 +100,8 @@ def status(
     for b in contract.bounds:
         if b.class_maximum is not None:
             console.print(escape(f"{b.name}: {b.class_maximum_text()}"), highlight=False)
-    console.print(escape(counts.line() + " (commits: the chain, root included; labels: every candidate recorded)"),
+    console.print(escape(counts.line()), highlight=False)
+    console.print(escape(f"  {COMMITS_MEANING}; labels: every candidate recorded — {explain_labels(labels)}"),
                   highlight=False)
     insecure = _insecure_sessions(repo, contract.sha256)
     if insecure:

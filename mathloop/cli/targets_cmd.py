@@ -8,7 +8,7 @@ from typing import Any
 import typer
 from rich.markup import escape
 
-from mathloop.cli.common import console, print_json
+from mathloop.cli.common import console, hypotheses_line, print_json
 from mathloop.contract import ContractError
 from mathloop.targets import load_contract, shipped_contracts
 from mathloop.targets.registry import health
@@ -27,7 +27,8 @@ def targets(as_json: bool = typer.Option(False, "--json", help="Machine-readable
         try:
             c = load_contract(shipped.name)
             rows.append({**base, "title": c.title, "contract_sha256": c.sha256,
-                         "bounds": [b.name for b in c.bounds], "hypotheses": [h.id for h in c.hypotheses]})
+                         "bounds": [b.name for b in c.bounds], "hypotheses": [h.id for h in c.hypotheses],
+                         "rests_on": hypotheses_line(c)})
         except ContractError as e:
             rows.append({**base, "error": str(e)})
     if as_json:
@@ -44,8 +45,8 @@ def targets(as_json: bool = typer.Option(False, "--json", help="Machine-readable
             console.print(f"    [red]invalid[/] {escape(r['error'])}", highlight=False)
             continue
         console.print(f"    {escape(r['title'])}", highlight=False)
-        console.print(f"    bounds: {escape(', '.join(r['bounds']))}; rests on: {escape(', '.join(r['hypotheses']))}",
-                      highlight=False)
+        console.print(f"    bounds: {escape(', '.join(r['bounds']))}", highlight=False)
+        console.print(f"    {escape(r['rests_on'])}", highlight=False)
 
 
 def doctor_targets() -> list[dict[str, Any]]:

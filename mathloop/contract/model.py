@@ -31,6 +31,11 @@ class ContractError(ValueError):
         return (type(self), (self.path, self.key, self.reason))
 
 
+# How every view says what the bounds rest on: REST_ON_LABEL + Contract.rests_on().
+REST_ON_LABEL = "rests on (taken as given)"
+NOTHING_GIVEN = "nothing beyond the definitions"
+
+
 @dataclass(frozen=True)
 class BoundSpec:
     """A certified numeric bound carried by a `bound` obligation.
@@ -159,6 +164,15 @@ class Contract:
     @property
     def hypotheses(self) -> tuple[Obligation, ...]:
         return tuple(o for o in self.obligations if o.kind is Kind.HYPOTHESIS)
+
+    def rests_on(self, *, cite: bool = False) -> str:
+        """Return what every bound of this contract rests on, in one line: the hypotheses' titles (with their
+        citations in brackets when `cite`), or "nothing beyond the definitions". Every view shows it after
+        REST_ON_LABEL, so that it reads the same everywhere."""
+        hs = self.hypotheses
+        if not hs:
+            return NOTHING_GIVEN
+        return "; ".join(f"{h.title} [{h.citation}]" if cite else h.title for h in hs)
 
     @property
     def checked(self) -> tuple[Obligation, ...]:

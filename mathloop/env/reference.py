@@ -79,7 +79,7 @@ def seed_reference(contract: Contract, check: Check) -> Reference:
     if out.evidence is None:
         raise ReferenceError(f"{contract.path}: seed: {out.malformed or out.error}")
     decision = decide(contract, None, out.evidence)
-    if decision.label is Label.ERROR:
+    if decision.label is Label.ERROR or decision.capped:
         raise ReferenceError(f"{contract.path}: seed: {'; '.join(decision.reasons)}")
     ev = out.evidence
     return Reference(SEED, Head(SEED, 0, ev.state, ev.ranks, dict(ev.bounds)))

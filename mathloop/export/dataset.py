@@ -24,7 +24,7 @@ from mathloop.domain import Label, Scores, canonical_json, fraction_str
 from mathloop.env.prompting import messages_at
 from mathloop.env.rewards import RewardTable, certified_gain
 from mathloop.propose.base import Head
-from mathloop.propose.origin import credit
+from mathloop.propose.origin import LOCAL, REPLAY, credit
 from mathloop.propose.schemas import ReplyReader
 from mathloop.store.rechecks import resting_on_failed
 from mathloop.store.repository import CandidateRecord, Repository
@@ -64,10 +64,10 @@ def schema():
     ])
 
 
-def _completion(c: CandidateRecord) -> str:
+def _completion(c: CandidateRecord, origin: str) -> str:
     """Return the model's raw reply, or the canonical payload for proposals made without a model."""
     raw = c.meta.get("raw_response")
-    if isinstance(raw, str):
+    if isinstance(raw, str) and origin not in (LOCAL, REPLAY):
         return raw
     try:
         return canonical_json(c.payload).decode("utf-8")
@@ -91,15 +91,16 @@ def rows(contract: Contract, repo: Repository, rewards: RewardTable | None = Non
         if c.evidence is not None and head is not None and label in (Label.CORRECT, Label.PROGRESS):
             gain = certified_gain(contract, Scores(head.ranks, head.bounds), c.evidence)
         bounds = {k: fraction_str(v) for k, v in sorted(c.evidence.bounds.items())} if c.evidence else {}
-        model = c.meta.get("model")
+        origin = credit(c.meta, c.proposer)
+        model = c.meta.get("model") if origin not in (LOCAL, REPLAY) else None  # a replay line's claim is no model
         yield {
-            "prompt": prompts[c.head_commit], "completion": _completion(c), "label": label.value,
+            "prompt": prompts[c.head_commit], "completion": _completion(c, origin), "label": label.value,
             "reward": rewards.value(label, gain), "reasons": list(c.reasons),
             "bounds": json.dumps(bounds, sort_keys=True), "parent_commit": c.head_commit, "target": contract.name,
             "contract_sha256": contract.sha256, "evidence_sha256": c.evidence_sha, "proposer": c.proposer,
             "model": model if isinstance(model, str) else None, "candidate_id": c.id, "session_id": c.session_id,
             "commit": c.commit_hash, "payload": canonical_json(c.payload).decode("utf-8"), "created_at": c.created_at,
-            "origin": credit(c.meta), "recheck_failed": c.commit_hash in tainted or c.head_commit in tainted,
+            "origin": origin, "recheck_failed": c.commit_hash in tainted or c.head_commit in tainted,
         }
 
 
@@ -268,7 +269,9 @@ never "verified" here:
 - `parent_commit`, `commit` (the commit the candidate created, if it passed the gate), `target`,
   `contract_sha256`, `proposer`, `model`, `candidate_id`, `session_id`, `payload`, `created_at`.
 - `origin`: who made the stored payload — `model` (the model's own reply), `model+local` (the model chose the
-  structure and the local optimiser changed its numbers, `--proposer openai+local`) or `local` (no model).
+  structure and the local optimiser changed its numbers, `--proposer openai+local`), `local` (no model) or
+  `replay` (replayed from a file, `--proposer replay:FILE`: credited to the file, never to a model, whatever its
+  lines claim; `model` is then empty and `completion` is the payload).
 
 Proposers: {len(proposers)}
 {prop_rows or "- none"}

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from mathloop.contract.model import Contract
+from mathloop.propose.origin import credit
 from mathloop.store.rechecks import resting_on_failed
 from mathloop.store.repository import CandidateRecord, Repository
 
@@ -36,6 +37,7 @@ def _record(contract: Contract, c: CandidateRecord, states: dict, hypotheses: li
         "session_id": c.session_id,
         "created_at": c.created_at,
         "proposer": c.proposer,
+        "origin": credit(c.meta, c.proposer),
         "payload": c.payload,
         "label": c.label,
         "reasons": list(c.reasons),

@@ -5,12 +5,17 @@ line's fault and becomes a `malformed` proposal whose reason names the line: not
 byte, longer than MAX_LINE_BYTES (skipped without being held in memory), not JSON, not a JSON
 object. A file that cannot be opened at all is the user's error: ReplayFileError, which the CLI
 shows as a bad `--proposer` (exit 2) naming the file and the reason.
+
+Credit: a replayed candidate is the replay's. Its meta is `replay` = {file, sha256 of the file, line} and,
+when the line carried a `meta` object, that object under `untrusted_line_meta`: a line may claim a model, an
+origin or a raw reply, and nothing (dataset, `bench`, web view, log) reads those claims as facts.
 """
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO, Callable
 
 from mathloop.propose.base import Context, Proposal, Proposer
 from mathloop.propose.extract import loads_strict
@@ -19,6 +24,7 @@ from mathloop.propose.redact import storable_value
 MAX_LINE_BYTES = 1_000_000
 _EXCERPT_CHARS = 200
 _SKIP_CHUNK = 1 << 20
+UNTRUSTED_LINE_META = "untrusted_line_meta"  # a line's own `meta`: its claims, kept apart and never credited
 
 
 class ReplayFileError(ValueError):
@@ -26,15 +32,21 @@ class ReplayFileError(ValueError):
 
 
 class ReplayProposer(Proposer):
-    """Replays `FILE.jsonl`: each line is a payload object, or {"payload": ..., "meta": {...}}."""
+    """Replays `FILE.jsonl`: each line is a payload object, or {"payload": ..., "meta": {...}}.
 
-    def __init__(self, path: Path) -> None:
+    `canonical` (the target's canonical spelling, `targets.spelling.canonical_payload`) respells each payload,
+    as a model's replies are through the target's form, so that a respelled copy of a stored candidate is a repeat.
+    """
+
+    def __init__(self, path: Path, canonical: Callable[[Any], Any] | None = None) -> None:
         self.name = f"replay:{path.name}"
         self.path = path
+        self.canonical = canonical
         try:
             if not path.is_file():
                 raise ReplayFileError(f"replay file {path}: not a regular file")
             self._file: BinaryIO | None = open(path, "rb")  # noqa: SIM115 - streamed across propose() calls
+            self.sha256 = _sha256(self._file)  # the credit names the file by content, read from this very handle
         except OSError as e:
             raise ReplayFileError(f"replay file {path}: {e.strerror or e}") from None
         self._line = 0
@@ -63,8 +75,20 @@ class ReplayProposer(Proposer):
             return raw[:_EXCERPT_CHARS], True
         return raw, False
 
+    def _credit(self, n: int) -> dict[str, Any]:
+        return {"replay": {"file": self.path.name, "sha256": self.sha256, "line": n}}
+
     def _malformed(self, n: int, excerpt: str | None, why: str) -> Proposal:
-        return Proposal(excerpt, self.name, {"line": n}, malformed=f"{self.path.name} line {n}: {why}")
+        return Proposal(excerpt, self.name, self._credit(n), malformed=f"{self.path.name} line {n}: {why}")
+
+    def _proposal(self, n: int, payload: Any, line_meta: Any) -> Proposal:
+        meta = self._credit(n)
+        if line_meta is not None:
+            meta[UNTRUSTED_LINE_META] = line_meta
+        canonical = self.canonical(payload) if self.canonical is not None else payload
+        if canonical != payload:
+            meta["replay"]["as_written"] = payload
+        return Proposal(canonical, self.name, meta)
 
     def _parse(self, n: int, raw: bytes) -> Proposal | None:
         """Return the proposal for one line (None for a blank line)."""
@@ -89,9 +113,8 @@ class ReplayProposer(Proposer):
             return self._malformed(n, excerpt, f"expected a JSON object, got {type(value).__name__}")
         value = storable_value(value)
         if set(value) <= {"payload", "meta"} and "payload" in value:
-            meta = value.get("meta") if isinstance(value.get("meta"), dict) else {}
-            return Proposal(value["payload"], self.name, {**meta, "line": n})
-        return Proposal(value, self.name, {"line": n})
+            return self._proposal(n, value["payload"], value.get("meta"))
+        return self._proposal(n, value, None)
 
     def propose(self, ctx: Context) -> list[Proposal]:
         """Return up to ctx.samples proposals from the next lines (blank lines skipped); [] at the end."""
@@ -109,3 +132,12 @@ class ReplayProposer(Proposer):
             if p is not None:
                 out.append(p)
         return out
+
+
+def _sha256(f: BinaryIO) -> str:
+    """Return the sha256 of the whole file (streamed) and rewind it."""
+    h = hashlib.sha256()
+    for block in iter(lambda: f.read(1 << 20), b""):
+        h.update(block)
+    f.seek(0)
+    return h.hexdigest()

@@ -119,7 +119,7 @@ class Session:
             return head
         payload = dict(self.contract.seed)
         out, decision = self.checker.judge(None, payload, None, self.checker.limits(self.repo, None))
-        if decision is None or decision.label is Label.ERROR:
+        if decision is None or decision.label is Label.ERROR or decision.capped:
             raise SeedRefused(f"{self.contract.path}: seed: {out.malformed or out.error or '; '.join(decision.reasons)}")
         try:
             root = self.repo.commit(contract_sha=self.contract.sha256, session_id=self.session_id, parent=None,

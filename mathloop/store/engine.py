@@ -51,6 +51,7 @@ def make_engine(db: str | None, *, create: bool = True, readonly: bool = False) 
     url = database_url(db)
     if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
         path = Path(url.removeprefix("sqlite:///"))
+        _not_a_directory(path)
         if not path.parent.exists():
             raise StoreError(f"--db {path}: directory {path.parent} does not exist")
         if not create and not path.exists():
@@ -79,6 +80,13 @@ def make_engine(db: str | None, *, create: bool = True, readonly: bool = False) 
                 raise StoreError(f"--db {url}: cannot open store: {e}") from None
             time.sleep(0.05 * (attempt + 1))
     return engine
+
+
+def _not_a_directory(path: Path) -> None:
+    """Raise StoreError when `--db` names a directory: a store is one SQLite file (or a PostgreSQL URL)."""
+    if path.is_dir():
+        raise StoreError(f"--db {path}: is a directory, not a store file (name a file in it, e.g. "
+                         f"--db {path / 'mathloop.db'})")
 
 
 def _sqlite_readonly(path: Path):
@@ -114,6 +122,7 @@ def readonly_engine(db: str | None) -> Engine:
     url = database_url(db)
     if url.startswith("sqlite:///"):
         path = Path(url.removeprefix("sqlite:///"))
+        _not_a_directory(path)
         if url == "sqlite:///:memory:" or not path.is_file():
             raise StoreError(f"--db {path}: no store there (run `mathloop run` first)")
         engine = create_engine("sqlite://", creator=_sqlite_readonly(path), poolclass=NullPool)

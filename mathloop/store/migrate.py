@@ -14,6 +14,20 @@ from sqlalchemy.engine import Engine
 from sqlmodel import SQLModel
 
 
+def missing(engine: Engine) -> list[str]:
+    """Return the tables and columns the models declare but the database lacks (reads only)."""
+    insp = inspect(engine)
+    tables = set(insp.get_table_names())
+    out = []
+    for table in SQLModel.metadata.sorted_tables:
+        if table.name not in tables:
+            out.append(f"table {table.name}")
+            continue
+        have = {c["name"] for c in insp.get_columns(table.name)}
+        out += [f"{table.name}.{c.name}" for c in table.columns if c.name not in have]
+    return out
+
+
 def upgrade(engine: Engine) -> list[str]:
     """Add every column and index the models declare but the database lacks; return what was added."""
     added: list[str] = []

@@ -43,6 +43,28 @@ class Counts:
         return f"commits {self.commits} · {labels}"
 
 
+# What each label means, in the words every count is explained with (run's summary, status; docs/guide.md, "Counts").
+LABEL_MEANING = {
+    "correct": "committed, nothing left open",
+    "progress": "committed, something still open (e.g. a bound short of the contract's goal)",
+    "no_progress": "checked, nothing better than the head (or a repeat, not checked again)",
+    "regression": "checked, worse than the head somewhere, not committed",
+    "incomparable": "checked, better somewhere and worse elsewhere, not committed",
+    "malformed": "refused before any check (schema or limits)",
+    "error": "the checker could not answer (timeout, crash): no property of the candidate",
+}
+COMMITS_MEANING = "commits: the lineage's chain, root included (the contract's seed, committed first)"
+
+
+def explain_labels(labels: dict[str, int] | list[str]) -> str:
+    """Return "correct: committed, …; progress: …" for the labels shown (in the order of LABEL_MEANING).
+
+    >>> explain_labels({"no_progress": 2, "correct": 1})
+    'correct: committed, nothing left open; no_progress: checked, nothing better than the head (or a repeat, not checked again)'
+    """
+    return "; ".join(f"{k}: {v}" for k, v in LABEL_MEANING.items() if k in labels)
+
+
 def lineage_counts(engine: Engine, contract_sha: str, session_id: int | None = None) -> Counts:
     """Return the commits and label counts of the lineage `contract_sha` (only session `session_id`'s if given)."""
     with Session(engine) as s:

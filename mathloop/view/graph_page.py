@@ -160,18 +160,18 @@ def _all_nodes(view: GraphView) -> Safe:
 def graph_body(view: GraphView) -> Safe:
     """Return the page body (header, legend, graph, panel, node list, embedded data, script)."""
     c = view.contract
-    given = "; ".join(f"{h.title} [{h.citation}]" for h in c.hypotheses)
+    given = c.rests_on(cite=True)
     at = (f"commit #{view.seq} ({view.commits} in the lineage): " if view.commit else "") + (view.commit or "no commits yet")
     lean = f" · Lean: {view.lean}" + (f" ({view.lean_detail})" if view.lean_detail else "") if view.lean else ""
     return fill(
         '<header><h1>{title}</h1><div class="meta">target <b>{name}</b> · contract <code>{sha}</code> · '
         '<span id="at">{at}</span>{lean}</div><div class="bounds" id="bounds">{bounds}</div>{bracket}'
-        '<div class="given">rests on (taken as given, never verified): {given}</div></header>'
+        '<div class="given">rests on (taken as given): {given}</div></header>'
         '<div class="legend">{legend}</div><main><div id="canvas">{svg}</div>'
         '<aside id="panel"><h2>Click a node</h2><p>Its statement, citation, checker, trust level, verdict and reasons '
         'appear here.</p></aside></main><section class="all"><h2>All obligations</h2>{all}</section>'
         '<script type="application/json" id="graph-data">{data}</script><script>{js}</script>',
-        title=c.title, name=c.name, sha=c.sha256[:16], at=at, lean=lean, bounds=view.bounds_line, given=given or "none",
+        title=c.title, name=c.name, sha=c.sha256[:16], at=at, lean=lean, bounds=view.bounds_line, given=given,
         bracket=fill('<div class="given" id="bracket">bracket of the class\'s best value, ASSUMING RH (this lineage '
                      'and its partner in this store): {b}</div>', b=view.bracket) if view.bracket else Safe(""),
         legend=_legend(), svg=graph_svg(view), all=_all_nodes(view), data=script_json(view.to_json()), js=Safe(JS))

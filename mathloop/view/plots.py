@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from mathloop.contract.model import REST_ON_LABEL
 from mathloop.domain import Label
 from mathloop.view.graph_figure import new_figure, save_atomically
 from mathloop.view.history import History
@@ -99,12 +100,9 @@ def history_figure(h: History):
         bars.legend(fontsize=7, ncol=len(labels))
     else:
         bars.text(0.5, 0.5, "no candidates yet", ha="center", va="center", transform=bars.transAxes)
-    given = "; ".join(hyp.title for hyp in h.contract.hypotheses)
-    if given:  # a conditional result names what it rests on in every view
-        text = f"rests on (taken as given): {given}"
-        fig.text(0.5, 0.995, (text if len(text) <= 180 else text[:179] + "…").replace("$", r"\$"), ha="center",
-                 va="top", fontsize=7,
-                 color="#555")
+    text = f"{REST_ON_LABEL}: {h.contract.rests_on()}"  # what every bound rests on, said in every view
+    fig.text(0.5, 0.995, (text if len(text) <= 180 else text[:179] + "…").replace("$", r"\$"), ha="center", va="top",
+             fontsize=7, color="#555")
     # fixed margins: tight_layout would lay every tick label out twice (half the drawing time on long lineages)
     fig.subplots_adjust(left=0.08, right=0.98, top=1 - 0.16 / rows, bottom=0.22 / rows, hspace=0.55, wspace=0.18)
     return fig

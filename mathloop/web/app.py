@@ -13,10 +13,13 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from mathloop.contract import ContractError
 from mathloop.search.bracket import bracket
 from mathloop.view.bracket_history import bracket_history
+from mathloop.store.models import CommitRow, ContractRow
+from mathloop.store.prefixes import resolve
 from mathloop.store.repository import Repository
 from mathloop.view.graph_data import graph_view, lean_statuses
 from mathloop.view.graph_page import SCRIPT_CSP_HASH, graph_html
 from mathloop.view.history import history
+from mathloop.view.markup import Safe, fill, join
 from mathloop.web import pages
 from mathloop.web.queries import candidates_page, contract_row, lineages, stored_contract
 
@@ -58,8 +61,8 @@ class ReadOnlyGuard:
         await self.app(scope, receive, with_headers)
 
 
-def _not_found(message: str) -> HTMLResponse:
-    return HTMLResponse(pages.error_page(404, message), status_code=404)
+def _not_found(message: str, detail: Safe | None = None) -> HTMLResponse:
+    return HTMLResponse(pages.error_page(404, message, detail), status_code=404)
 
 
 def _bad_request(message: str) -> HTMLResponse:
@@ -70,6 +73,15 @@ def create_app(repo: Repository, store_label: str) -> ASGIApp:
     """Return the ASGI app serving `repo` (whose engine must be read-only)."""
 
     plot_cache: dict[tuple, str] = {}
+
+    def full(column, text: str, what: str) -> tuple[str | None, Response | None]:
+        """Return (the full hash a hash or unique prefix names, None) or (None, the 404 page saying why)."""
+        got = resolve(repo.engine, column, text, what=what)
+        if got.full is not None:
+            return got.full, None
+        links = join(fill('<li><a href="{href}"><code>{h}</code></a></li>',
+                          href=("/commit/" if what == "commit" else "/t/") + h, h=h) for h in got.matches)
+        return None, _not_found(got.problem, fill("<ul>{l}</ul>", l=links) if got.matches else None)
 
     def lineage(sha: str):
         if not _HEX.match(sha):
@@ -91,7 +103,9 @@ def create_app(repo: Repository, store_label: str) -> ASGIApp:
         return HTMLResponse(pages.index_page(out, store_label))
 
     async def target(request: Request) -> Response:
-        sha = request.path_params["sha"]
+        sha, missing = full(ContractRow.sha256, request.path_params["sha"], "lineage")
+        if missing is not None:
+            return missing
         lin = lineage(sha)
         if lin is None:
             return _not_found("no such lineage in this store")
@@ -102,14 +116,18 @@ def create_app(repo: Repository, store_label: str) -> ASGIApp:
                                               br.text() if br is not None else None, steps))
 
     async def graph(request: Request) -> Response:
-        sha = request.path_params["sha"]
+        sha, missing = full(ContractRow.sha256, request.path_params["sha"], "lineage")
+        if missing is not None:
+            return missing
         lin = lineage(sha)
         contract, problem = contract_of(sha)
         if lin is None or contract is None:
             return _not_found(problem or "no such lineage in this store")
         commit = request.query_params.get("commit")
-        if commit is not None and not _HEX.match(commit):
-            return _not_found("commit must be a full 64-hex-digit hash")
+        if commit is not None:
+            commit, missing = full(CommitRow.hash, commit, "commit")
+            if missing is not None:
+                return missing
         try:
             view = graph_view(contract, repo, commit)
         except KeyError:
@@ -117,7 +135,9 @@ def create_app(repo: Repository, store_label: str) -> ASGIApp:
         return HTMLResponse(graph_html(view, nav=pages.nav_bar(styled=True, lineage=(sha, lin.name))))
 
     async def plot(request: Request) -> Response:
-        sha = request.path_params["sha"]
+        sha, missing = full(ContractRow.sha256, request.path_params["sha"], "lineage")
+        if missing is not None:
+            return missing
         contract, problem = contract_of(sha)
         if lineage(sha) is None or contract is None:
             return _not_found(problem or "no such lineage in this store")
@@ -133,7 +153,9 @@ def create_app(repo: Repository, store_label: str) -> ASGIApp:
         return Response(plot_cache[key], media_type="image/svg+xml")
 
     async def candidates(request: Request) -> Response:
-        sha = request.path_params["sha"]
+        sha, missing = full(ContractRow.sha256, request.path_params["sha"], "lineage")
+        if missing is not None:
+            return missing
         lin = lineage(sha)
         if lin is None:
             return _not_found("no such lineage in this store")
@@ -157,8 +179,10 @@ def create_app(repo: Repository, store_label: str) -> ASGIApp:
         return HTMLResponse(pages.candidate_page(c, row.name if row else "?", row.sha256 if row else ""))
 
     async def commit(request: Request) -> Response:
-        h = request.path_params["hash"]
-        c = repo.get_commit(h) if _HEX.match(h) else None
+        h, missing = full(CommitRow.hash, request.path_params["hash"], "commit")
+        if missing is not None:
+            return missing
+        c = repo.get_commit(h)
         if c is None:
             return _not_found("no such commit")
         row = contract_row(repo, c.contract_sha)

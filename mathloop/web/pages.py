@@ -7,8 +7,9 @@ from fractions import Fraction
 from typing import Any, Mapping, Sequence
 from urllib.parse import urlencode
 
-from mathloop.contract.model import Contract
+from mathloop.contract.model import REST_ON_LABEL, Contract
 from mathloop.domain import Direction, Label, decimal_str
+from mathloop.propose.origin import credited_to
 from mathloop.store.repository import CandidateRecord, CommitRecord
 from mathloop.view.markup import Safe, esc, fill, join
 from mathloop.web.queries import CandidateLine, Lineage
@@ -68,11 +69,10 @@ def bound_text(contract: Contract | None, bounds: Mapping[str, Any]) -> str:
 
 
 def rests_on(contract: Contract | None) -> Safe:
-    """Return the line naming the hypotheses every bound of the contract rests on (their titles; empty if none)."""
-    if contract is None or not contract.hypotheses:
+    """Return the line naming what every bound of the contract rests on (Contract.rests_on; empty without a contract)."""
+    if contract is None:
         return Safe("")
-    return fill('<div class="given rests-on">rests on: {titles}</div>',
-                titles="; ".join(h.title for h in contract.hypotheses))
+    return fill('<div class="given rests-on">{label}: {titles}</div>', label=REST_ON_LABEL, titles=contract.rests_on())
 
 
 def failed_note(failed: Sequence[str]) -> Safe:
@@ -107,7 +107,7 @@ def target_page(lin: Lineage, contract: Contract | None, commits: list[CommitRec
                 problem: str | None, bracket: str | None = None, bracket_steps: Sequence[str] = ()) -> str:
     head = commits[-1] if commits else None
     sha = lin.sha256
-    given = "; ".join(f"{h.title} [{h.citation}]" for h in contract.hypotheses) if contract else ""
+    given = contract.rests_on(cite=True) if contract else "-"
     rows = []
     for c in reversed(commits):
         rows.append(fill('<tr><td>{seq}</td><td><a href="/commit/{h}"><code>{short}</code></a></td><td><code>{parent}</code></td>'
@@ -180,6 +180,7 @@ def _pre(value: Any, limit: int = 200_000) -> Safe:
 
 def candidate_page(c: CandidateRecord, lineage_name: str, contract_sha: str) -> str:
     ev = c.evidence
+    who, file_sha = credited_to(c.meta, c.proposer)
     results = []
     if ev is not None:
         for r in ev.results:
@@ -189,11 +190,14 @@ def candidate_page(c: CandidateRecord, lineage_name: str, contract_sha: str) -> 
     body = fill(
         '<h1>candidate {id} <span class="lbl {cls}">{label}</span></h1><p><a href="/t/{sha}/candidates">back to {name}</a></p>'
         '<p>proposer <b>{proposer}</b> · session {session} · created {at} · checked against head <code>{head}</code>{commit}</p>'
+        '<p id="credit">credited to <b>{who}</b>{file_sha}</p>'
         '<h2>Reasons</h2><ul id="reasons">{reasons}</ul><h2>Payload (model output: data, never code)</h2>{payload}'
         '<h2>Evidence</h2>{evsum}<table id="results"><tr><th>obligation</th><th>verdict</th><th>rank</th><th>trust</th>'
         '<th>reasons</th></tr>{results}</table><h2>Certified bounds, state, precision</h2>{bounds}'
         '<h2>Artifacts (checked certificates)</h2>{artifacts}<h2>Proposer metadata</h2>{meta}',
         id=c.id, cls=c.label, label=c.label, sha=contract_sha, name=lineage_name, proposer=c.proposer,
+        who=who, file_sha=fill(" (sha256 <code>{s}</code>; what its line claims is under untrusted_line_meta, "
+                               "unverified)", s=file_sha) if file_sha else "",
         session=c.session_id if c.session_id is not None else "-", at=c.created_at, head=(c.head_commit or "-")[:12],
         commit=fill(' · committed as <a href="/commit/{h}"><code>{s}</code></a>', h=c.commit_hash, s=c.commit_hash[:12]) if c.commit_hash else "",
         reasons=join(fill("<li>{r}</li>", r=r) for r in c.reasons) if c.reasons else Safe("<li>none</li>"),
@@ -222,7 +226,8 @@ def commit_page(c: CommitRecord, contract: Contract | None, lineage_name: str, l
     return layout(f"commit {c.hash[:12]}", body)
 
 
-def error_page(status: int, message: str) -> str:
-    return layout(str(status), fill("<h1>{s}</h1><p>{m}</p><p><a href=\"/\">targets</a></p>", s=status, m=message))
+def error_page(status: int, message: str, detail: Safe | None = None) -> str:
+    return layout(str(status), fill("<h1>{s}</h1><p>{m}</p>{d}<p><a href=\"/\">targets</a></p>", s=status, m=message,
+                                    d=detail if detail is not None else Safe("")))
 
 

@@ -57,7 +57,7 @@ def test_a_line_over_the_cap_is_skipped_without_being_held_whole(tmp_path):
     huge = b'{"R": "' + b"1" * (3 * MAX_LINE_BYTES) + b'"}'
     props = _replay(tmp_path, huge + b"\n" + GOOD_LINE + b"\n").propose(context(samples=5))
     assert props[0].malformed == f"r.jsonl line 1: longer than {MAX_LINE_BYTES} bytes" and props[0].payload is None
-    assert props[1].payload == GOOD and props[1].meta["line"] == 2
+    assert props[1].payload == GOOD and props[1].meta["replay"]["line"] == 2
 
 
 def test_an_overlong_last_line_without_newline_is_malformed(tmp_path):
@@ -73,7 +73,8 @@ def test_lone_surrogates_become_storable_replacement_characters(tmp_path):
 def test_a_byte_order_mark_crlf_and_blank_lines_are_not_errors(tmp_path):
     data = b"\xef\xbb\xbf" + GOOD_LINE + b"\r\n\r\n   \r\n" + json.dumps({"payload": GOOD, "meta": {"src": "x"}}).encode()
     props = _replay(tmp_path, data).propose(context(samples=5))
-    assert [p.payload for p in props] == [GOOD, GOOD] and props[1].meta == {"src": "x", "line": 4}
+    assert [p.payload for p in props] == [GOOD, GOOD] and props[1].meta["untrusted_line_meta"] == {"src": "x"}
+    assert props[1].meta["replay"]["line"] == 4 and "src" not in props[1].meta
 
 
 def test_a_directory_is_refused_naming_the_file(tmp_path):

@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.integration.model_server import _wait_ready, free_port, gguf_path, stop  # noqa: E402
 
-MODELS_DIR = Path(os.environ.get("MATHLOOP_MODELS_DIR", "/work/models"))
+MODELS_DIR = Path(os.environ.get("MATHLOOP_MODELS_DIR", "models"))
 
 
 @dataclass(frozen=True)

@@ -73,6 +73,18 @@ def test_every_page_of_the_lineage_answers(server, store):
     assert httpx.get(f"{url}/t/{sha}/graph", params={"commit": "x"}).status_code == 404
 
 
+def test_pages_answer_to_a_unique_hash_prefix_and_say_why_not_otherwise(server, store):
+    url, _ = server
+    sha = load_contract("levinson-conrey").sha256
+    head = Repository(make_engine(store)).head(sha).hash
+    page = httpx.get(f"{url}/commit/{head[:8]}")
+    assert page.status_code == 200 and head in page.text
+    assert httpx.get(f"{url}/t/{sha[:12]}").status_code == 200
+    assert httpx.get(f"{url}/t/{sha[:12]}/graph", params={"commit": head[:10]}).status_code == 200
+    short = httpx.get(f"{url}/commit/{head[:6]}")
+    assert short.status_code == 404 and "at least 8 hex digits" in short.text
+
+
 def test_candidates_filter_by_label(server):
     url, _ = server
     sha = load_contract("levinson-conrey").sha256

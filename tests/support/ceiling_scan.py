@@ -12,6 +12,11 @@ and D has a term only where k bends (a few hundred knots, not every node). The s
 refines the lowest local minima with mpmath at 40 digits (golden section on a bracket of the sample).
 Nodes rounded one by one leave second differences of rounding size (~10^-12) between the knots: mpmath sums
 the terms with |d_j| >= SMALL and the rest enter as their bound h 2 sum|d_j| / (4 pi^2 t^2), subtracted.
+
+`sampled_minimum` is a heuristic, not a proof: a dip narrower than the sample spacing can be missed (the
+primal's first second path missed one of 1e-10 at (1/80, 5); tests/support/primal_scan.py now encloses that
+minimum rigorously). The ceiling's certificates keep margins of ~5e-6, and the checker itself certifies f >= 0
+and a >= 0 in Arb cells; this path cross-checks the value and refutes the raised duals, it proves nothing.
 """
 
 from __future__ import annotations
@@ -128,10 +133,11 @@ def _golden(fn, lo: mpmath.mpf, hi: mpmath.mpf, steps: int = 60) -> tuple[mpmath
     return (x1, f1) if f1 < f2 else (x2, f2)
 
 
-def scan_minimum(payload: dict[str, Any], *, per_unit: int = 24, keep: int = 12, dps: int = 40,
+def sampled_minimum(payload: dict[str, Any], *, per_unit: int = 24, keep: int = 12, dps: int = 40,
                  which: str = "f") -> tuple[float, float]:
-    """Return (min value, t) of f on [0, 1] (or of a on [0, 1/2]): a float sample, then the `keep` lowest
-    local minima refined with mpmath at `dps` digits. f(0) = 1 + h P(0) is taken exactly."""
+    """Return (a sampled min value, t) of f on [0, 1] (or of a on [0, 1/2]): a float sample, then the `keep`
+    lowest sampled local minima refined with mpmath at `dps` digits; f(0) = 1 + h P(0) is taken exactly.
+    A heuristic: it can miss a dip narrower than the sample spacing (see the module doc)."""
     c = parse(payload)
     dual = Dual(c)
     top = max([len(c["nodes"])] + [int(x) + 1 for x in dual.freq])

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.ceiling_scan import exact_conditions, parse, scan_minimum
+from tests.support.ceiling_scan import exact_conditions, parse, sampled_minimum
 
 CERTIFICATE = Path(__file__).parents[1] / "support" / "pair_correlation_ceiling_40_40.json"
 CEILING = F(679672714752, 10**12)
@@ -32,8 +32,8 @@ def test_the_certificate_is_the_graded_lp_dual_at_one_fortieth(payload):
 
 @pytest.mark.slow
 def test_second_path_finds_f_and_a_positive_at_their_minima(payload):
-    low_f, _ = scan_minimum(payload, per_unit=8, keep=6, dps=30)
-    low_a, _ = scan_minimum(payload, which="a", per_unit=8, keep=6, dps=30)
+    low_f, _ = sampled_minimum(payload, per_unit=8, keep=6, dps=30)
+    low_a, _ = sampled_minimum(payload, which="a", per_unit=8, keep=6, dps=30)
     assert low_f > 1e-7 and low_a > 1e-5
 
 
@@ -43,7 +43,7 @@ def test_second_path_refutes_the_certificate_with_L_raised(payload):
     bump = F(1, 10**4)
     raised = dict(payload, L=str(c["L"] + bump))
     raised["nodes"] = [str(F(v) - bump) if j <= 40 else v for j, v in enumerate(payload["nodes"])]
-    assert exact_conditions(parse(raised)) == [] and scan_minimum(raised, per_unit=8, keep=6, dps=30)[0] < 0
+    assert exact_conditions(parse(raised)) == [] and sampled_minimum(raised, per_unit=8, keep=6, dps=30)[0] < 0
 
 
 @pytest.mark.slow
@@ -53,5 +53,5 @@ def test_the_checker_certifies_it_and_its_cells_lie_below_the_second_paths_minim
     target = build_target(load_contract("pair-correlation-rh-ceiling"))
     ev = target.check(None, target.parse(payload))
     assert all(r.rank == 0 for r in ev.results) and ev.bounds["ceiling"] == CEILING
-    low, _ = scan_minimum(payload)
+    low, _ = sampled_minimum(payload)
     assert 0 < F(ev.artifacts["positivity"]["min_lower_bound"]) <= F(low)

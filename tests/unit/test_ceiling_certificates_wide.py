@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.ceiling_scan import exact_conditions, parse, scan_minimum
+from tests.support.ceiling_scan import exact_conditions, parse, sampled_minimum
 
 SUPPORT = Path(__file__).parents[1] / "support"
 # file: (ceiling, (h, A, knots, nodes, masses))
@@ -48,15 +48,15 @@ def test_the_certificate_is_the_knot_lp_dual_of_its_size(certificate):
 
 @pytest.mark.slow
 def test_second_path_finds_f_and_a_positive_at_their_minima(payload):
-    low_f, _ = scan_minimum(payload, per_unit=8, keep=6, dps=30)
-    low_a, _ = scan_minimum(payload, which="a", per_unit=8, keep=6, dps=30)
+    low_f, _ = sampled_minimum(payload, per_unit=8, keep=6, dps=30)
+    low_a, _ = sampled_minimum(payload, which="a", per_unit=8, keep=6, dps=30)
     assert low_f > 1e-7 and low_a > 1e-3
 
 
 @pytest.mark.slow
 def test_second_path_refutes_the_certificate_with_L_raised(payload):
     raised = dict(payload, L=str(F(payload["L"]) + F(1, 10**4)))  # knot form: k on [0, 1] follows the new line
-    assert exact_conditions(parse(raised)) == [] and scan_minimum(raised, per_unit=8, keep=6, dps=30)[0] < 0
+    assert exact_conditions(parse(raised)) == [] and sampled_minimum(raised, per_unit=8, keep=6, dps=30)[0] < 0
 
 
 @pytest.mark.slow
@@ -78,5 +78,5 @@ def test_the_wide_checker_certifies_it_and_its_cells_lie_below_the_second_paths_
     target = build_target(load_contract("pair-correlation-rh-ceiling-wide"))
     ev = target.check(None, target.parse(payload))
     assert all(r.rank == 0 for r in ev.results) and ev.bounds["ceiling"] == ceiling
-    low, _ = scan_minimum(payload)
+    low, _ = sampled_minimum(payload)
     assert 0 < F(ev.artifacts["positivity"]["min_lower_bound"]) <= F(low)

@@ -9,7 +9,7 @@ import pytest
 from mathloop.targets import build_target, load_contract
 from mathloop.targets.pair_correlation_rh_ceiling import lp, lp_warm
 from mathloop.targets.pair_correlation_rh_ceiling.proposer import CONFIGS, CeilingProposer, mass_points, rationalise
-from tests.support.ceiling_scan import scan_minimum
+from tests.support.ceiling_scan import sampled_minimum
 
 pytest.importorskip("highspy")
 
@@ -54,12 +54,12 @@ def test_warm_lp_on_a_graded_grid_certifies_as_rationalised_and_the_second_path_
     c = rationalise(res)
     ev = target.check(None, target.parse(c.payload()))
     assert all(r.rank == 0 for r in ev.results) and ev.bounds["ceiling"] == c.ceiling
-    low, _ = scan_minimum(c.payload())  # a second path: the second-difference formula, mpmath minima
+    low, _ = sampled_minimum(c.payload())  # a second path: the second-difference formula, mpmath minima
     assert 0 < F(ev.artifacts["positivity"]["min_lower_bound"]) <= F(low)  # Arb's cell floor is below the true minimum
     raised = dict(c.payload(), L=str(c.L + F(1, 10**3)))
     raised["nodes"] = [str(j * c.h - c.L - F(1, 10**3)) if j <= c.N else v for j, v in enumerate(raised["nodes"])]
     ev = target.check(None, target.parse(raised))
-    assert not ev.bounds and scan_minimum(raised)[0] < 0
+    assert not ev.bounds and sampled_minimum(raised)[0] < 0
 
 
 def test_a_graded_configuration_is_shipped_and_fits_the_contract(target):

@@ -45,3 +45,21 @@ def test_from_the_one_piece_seed_the_first_proposal_is_a_certified_three_piece_b
     assert payload["P2"] != ["0"] and payload["P3"] != ["0"]  # the pieces come from the solve, not a paste
     ev = target.check(None, target.parse(payload))
     assert ev.bounds["kappa"] > F(41728, 100000)
+
+
+def test_a_candidate_expected_above_the_contracts_cap_is_not_proposed(target, monkeypatch):
+    """The search moves R; where the expected kappa passes the class maximum (the hold at PRZZ's record) the
+    contract would refuse the candidate, so it is not offered: the next R below the cap is."""
+    from mathloop.targets.feng_przz.proposer import LocalProposer
+
+    cap = target.contract.bound_spec("kappa").class_maximum
+    seen: list[F] = []
+
+    def fake(self, degs, dQ, R, deadline):  # kappa rises with R: above the cap from R = 1.29 on (the head's 1.2913)
+        seen.append(R)
+        return (float(cap + F(1, 10**6)) if R >= F(129, 100) else float(cap - F(1, 10**6))), {"R": str(R)}
+
+    monkeypatch.setattr(LocalProposer, "_evaluate", fake)
+    [p] = target.local_proposer(0).propose(ctx(target, seed_head(target)))
+    assert F(p.payload["R"]) < F(129, 100) and F(p.meta["expected_kappa"]) < cap
+    assert seen[0] >= F(129, 100)  # evaluated first, and passed over

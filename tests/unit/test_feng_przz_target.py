@@ -172,10 +172,12 @@ def test_two_piece_contract_is_accepted_and_certifies_its_seed(tmp_path):
     assert t.check(None, t.parse(dict(t.contract.seed))).bounds == {"kappa": SEED_KAPPA}
 
 
-def test_certificate_above_the_class_maximum_is_a_checker_bug(tmp_path, seed):
+def test_certificate_above_the_cap_is_refused_by_the_contract_not_an_error(tmp_path, seed):
     t = build_target(variant(tmp_path, 'class_maximum = "0.417293963"', 'class_maximum = "0.4"'))
     d = decide(t.contract, None, t.check(None, t.parse(seed)))
-    assert d.label is Label.ERROR and not d.commits
+    assert d.capped and not d.commits and d.label is Label.INCOMPARABLE
+    assert d.reasons[0].startswith("kappa: certified 0.408953089060 is above the contract's cap 0.4 (class maximum, "
+                                   "a numerical optimum, not a theorem: held at PRZZ's record 0.417293962")
 
 
 # --- Lean: the rational part of the certificate -----------------------------------------------

@@ -174,10 +174,11 @@ def test_refuses_payloads_over_the_limits_or_malformed(conrey, payload, match):
 # --- checker bugs become CheckerCrash, never a bound --------------------------------------------
 
 def test_a_value_above_the_class_maximum_is_refused_by_the_gate(tmp_path):
+    # a numerical optimum is a designed cap: refused as a value (tests/unit/test_gate_class_maximum.py), never a commit
     t = build_target(load_contract(contract_variant(tmp_path, 'class_maximum = "0.408960"', 'class_maximum = "0.38"')))
     decision = decide(t.contract, None, check(t, SEED))
-    assert decision.label is Label.ERROR and not decision.commits
-    assert "class maximum" in decision.reasons[0]
+    assert decision.capped and not decision.commits and decision.label is not Label.ERROR
+    assert "above the contract's cap 0.38 (class maximum, a numerical optimum" in decision.reasons[0]
 
 
 def test_disagreeing_precisions_are_a_checker_crash(conrey, monkeypatch):

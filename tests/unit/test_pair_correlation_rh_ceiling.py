@@ -253,7 +253,7 @@ def test_value_below_class_maximum_is_refused_by_the_gate(contract, seed):
     )
     t = build_target(replace(contract, obligations=raised))
     decision = decide(t.contract, None, t.check(None, t.parse(seed)))
-    assert decision.label is Label.ERROR and not decision.commits and "class maximum" in decision.reasons[0]
+    assert decision.label is Label.ERROR and not decision.commits and "beyond the class floor" in decision.reasons[0]
 
 
 def test_evidence_is_deterministic(target, seed):

@@ -6,7 +6,8 @@ positive (`proposer.lift`). (1/60, 5), 0.679282453300…: LP value 0.6792825218,
 proposer's margin 1e-6 gave 0.679281612840 from the same configuration. (1/80, 5), 0.679294143364… (400 nodes).
 Path one is the target's checker (exact Descartes count of P >= 0 in x = cos theta, exact functional).
 Path two (tests/support/primal_scan.py) shares no code with it: the conditions and B in Fractions by another
-moment rule, P scanned in floats with its lowest minima refined in mpmath.
+moment rule, and min P enclosed rigorously (Arb branch and bound over cells of [0, pi], Taylor bounds with a
+third-derivative remainder), which also localises the minimiser.
 """
 
 import json
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.primal_scan import bound, exact_conditions, parse, scan_minimum
+from tests.support.primal_scan import bound, certified_minimum, exact_conditions, parse
 
 SUPPORT = Path(__file__).parents[1] / "support"
 # file: (B, (h, A, nodes))
@@ -23,12 +24,17 @@ CERTIFICATES = {
     "pair_correlation_rh_60_5.json": (F(1222708417367719, 1800000002100000), (F(1, 60), F(5), 300)),
     "pair_correlation_rh_80_5.json": (F(4347482522707683, 6400000007617520), (F(1, 80), F(5), 400)),
 }
+# file: (min P lies in [lo, hi], the minimiser in [a, b]) as the second path encloses them (rel. width 1e-3)
+MINIMA = {
+    "pair_correlation_rh_60_5.json": ((F("1.0083e-10"), F("1.0093e-10")), (F("2.083443"), F("2.083448"))),
+    "pair_correlation_rh_80_5.json": ((F("1.0006e-10"), F("1.0012e-10")), (F("0.3981797"), F("0.3981802"))),
+}
 PREVIOUS_BEST = F("0.679281612840")
 
 
 @pytest.fixture(scope="module", params=sorted(CERTIFICATES))
 def certificate(request):
-    return json.loads((SUPPORT / request.param).read_text()), *CERTIFICATES[request.param]
+    return json.loads((SUPPORT / request.param).read_text()), *CERTIFICATES[request.param], MINIMA[request.param]
 
 
 def lowered(payload):
@@ -37,30 +43,42 @@ def lowered(payload):
 
 
 def test_second_path_gives_the_recorded_bound_above_the_previous_best(certificate):
-    payload, value, size = certificate
+    payload, value, size, _ = certificate
     h, A, nodes = parse(payload)
     assert (h, A, len(nodes)) == size and exact_conditions(h, nodes) == []
     assert bound(h, nodes) == value > PREVIOUS_BEST
 
 
 @pytest.mark.slow
-def test_second_path_finds_p_positive_at_its_minimum(certificate):
-    low, _ = scan_minimum(certificate[0])
-    assert 0 < low < 5e-8  # positive, and nearly touching: the LP pushed P to its margin
+def test_second_path_proves_p_positive_and_localises_its_minimum(certificate):
+    (lo, hi), (a, b) = certificate[3]
+    m = certified_minimum(certificate[0])
+    assert 0 < lo <= m.lower <= m.upper <= hi  # P >= 1.0006e-10 > 0 everywhere: nearly touching, as lifted
+    assert len(m.where) == 1 and a <= m.where[0][0] <= m.at <= m.where[0][1] <= b
 
 
 @pytest.mark.slow
 def test_second_path_finds_p_negative_with_r_hat_0_lowered(certificate):
     payload = lowered(certificate[0])
     h, _, nodes = parse(payload)
-    assert bound(h, nodes) > certificate[1] and scan_minimum(payload)[0] < 0
+    assert bound(h, nodes) > certificate[1] and certified_minimum(payload).upper < 0
+
+
+@pytest.mark.slow
+def test_second_path_finds_a_negative_dip_narrower_than_any_float_sample():
+    """r-hat(0) lowered by 1.5e-10 at (1/80, 5): P < 0 only within ~2e-6 of theta = 0.398180, where samples
+    1.2e-4 apart read 4.5e-8; a float sample with its lowest sampled minima refined reported 1.27e-8 > 0 here."""
+    payload = json.loads((SUPPORT / "pair_correlation_rh_80_5.json").read_text())
+    dipped = dict(payload, nodes=[str(F(payload["nodes"][0]) - F(15, 10**11)), *payload["nodes"][1:]])
+    m = certified_minimum(dipped)
+    assert m.upper < 0 and F("0.3981797") <= m.at <= F("0.3981802")
 
 
 @pytest.mark.slow
 def test_the_checker_certifies_it(certificate):
     from mathloop.targets import build_target, load_contract
 
-    payload, value, _ = certificate
+    payload, value, _, _ = certificate
     target = build_target(load_contract("pair-correlation-rh"))
     ev = target.check(None, target.parse(payload))
     assert all(r.rank == 0 for r in ev.results) and ev.bounds["proportion"] == value
@@ -73,6 +91,18 @@ def test_the_checker_refutes_the_larger_claim_with_r_hat_0_lowered(certificate):
 
     target = build_target(load_contract("pair-correlation-rh"))
     ev = target.check(None, target.parse(lowered(certificate[0])))
+    assert {r.id: r.verdict for r in ev.results}["r-nonnegative"] is Verdict.REFUTED and not ev.bounds
+
+
+@pytest.mark.slow
+def test_the_checker_refutes_the_narrow_negative_dip_too():
+    from mathloop.domain import Verdict
+    from mathloop.targets import build_target, load_contract
+
+    payload = json.loads((SUPPORT / "pair_correlation_rh_80_5.json").read_text())
+    dipped = dict(payload, nodes=[str(F(payload["nodes"][0]) - F(15, 10**11)), *payload["nodes"][1:]])
+    target = build_target(load_contract("pair-correlation-rh"))
+    ev = target.check(None, target.parse(dipped))
     assert {r.id: r.verdict for r in ev.results}["r-nonnegative"] is Verdict.REFUTED and not ev.bounds
 
 

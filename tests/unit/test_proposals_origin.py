@@ -34,10 +34,13 @@ def test_candidates_without_a_model_are_local_and_old_model_rows_are_the_models(
 class Rec:
     meta: dict
     commit_hash: str | None
+    proposer: str = "openai:m"
 
 
 def test_bench_counts_candidates_and_commits_per_origin():
     recs = [Rec({"model": "m", "origin": {"polished_by": "local"}}, "c1"), Rec({"model": "m", "origin": {}}, None),
-            Rec({}, "c2"), Rec({"model": "m", "origin": {"polished_by": None}}, "c3")]
+            Rec({}, "c2", "local:0"), Rec({"model": "m", "origin": {"polished_by": None}}, "c3"),
+            Rec({"model": "m", "origin": {"polished_by": None}}, "c4", "replay:claims.jsonl")]
     assert _by_origin(recs) == {"local": {"candidates": 1, "commits": 1}, "model": {"candidates": 2, "commits": 1},
-                                "model+local": {"candidates": 1, "commits": 1}}
+                                "model+local": {"candidates": 1, "commits": 1},
+                                "replay": {"candidates": 1, "commits": 1}}

@@ -138,7 +138,7 @@ def test_value_below_the_published_lower_bound_is_a_checker_error(target, monkey
     monkeypatch.setattr(type(target), "evaluate", lambda self, steps: (F(127, 100), {}))
     ev = check(target, {"heights": ["1"]})
     d = decide(target.contract, None, ev)
-    assert d.label is Label.ERROR and "class maximum" in d.reasons[0]
+    assert d.label is Label.ERROR and "beyond the class floor" in d.reasons[0] and "a theorem" in d.reasons[0]
 
 
 def test_more_steps_than_the_limit_are_malformed(target):

@@ -104,7 +104,8 @@ class LocalProposer(Proposer):
         if ctx.head is None:
             return seed_proposals(self.target, self.name, ctx, {"how": "seed"})
         head = parse_payload(ctx.head.state, self.settings.limits, len(self.settings.pieces))
-        threshold = ctx.head.bounds.get("kappa", Fraction(-1)) + 2 * self.target.contract.bound_spec("kappa").min_improvement
+        spec = self.target.contract.bound_spec("kappa")
+        threshold = ctx.head.bounds.get("kappa", Fraction(-1)) + 2 * spec.min_improvement
         if ctx.head.commit != self.head_key and payload_sha(dict(ctx.head.state)) not in self.mine:
             # a head this proposer did not make: start the climb again from it
             self.rung, self.step, self.Q0, self.evals = 0, R_STEP, list(head.Q), {}
@@ -120,6 +121,8 @@ class LocalProposer(Proposer):
             except _Deadline:
                 return []
             self.evals[R] = kappa
+            if spec.class_maximum is not None and Fraction(kappa) > spec.class_maximum:
+                continue  # above the contract's cap (e.g. the hold at PRZZ's record): it would be refused, not checked
             if Fraction(kappa) >= threshold and payload_sha(payload) not in ctx.seen:
                 self.mine.add(payload_sha(payload))
                 meta = {"how": "quadratic form", "degrees": list(degs), "deg_Q": dQ,

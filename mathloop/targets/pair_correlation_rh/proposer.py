@@ -40,7 +40,12 @@ DENOMINATOR = 10**12
 
 
 def float_minimum(nodes: list[Fraction]) -> float:
-    """Return the float minimum of P over [0, pi]: a dense sample and its refined local minima."""
+    """Return a float estimate of min P over [0, pi]: a dense sample and its refined local minima.
+
+    A heuristic that proposes the lift, never a proof: a dip narrower than the sample can be missed. The
+    proposer pre-screens every lifted candidate with the exact certificate (`certify_cosine_nonnegative`) and
+    lifts more when it fails; the checker decides.
+    """
     c = np.array([float(x) for x in nodes])
     n = len(c)
     refined = float((lp.p_matrix(lp.local_minima(c, 16 * n + 1), n) @ c).min())
