@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, NoReturn, Optional
 
 import typer
 from rich.table import Table
@@ -20,17 +20,24 @@ from mathloop.store.engine import StoreError, make_engine
 from mathloop.store.repository import Repository
 
 
-def _read_candidate(path: Path, contract=None) -> Any:
+def _read_candidate(path: Path, contract=None, as_json: bool = False) -> Any:
     """Return the candidate payload: the strict JSON of the file (size-capped, strict UTF-8, no NaN, no lone
     surrogate), or what the target's own `read_candidate_file` reads from it (published formats: .npy, text,
-    JSON lists)."""
+    JSON lists). A refused file exits 2; with --json its refusal is printed as the other malformed answers are."""
     reader = getattr(build_target(contract), "read_candidate_file", None) if contract is not None else None
     try:
         return reader(path) if reader is not None else read_json(path, MAX_CANDIDATE_BYTES, "--candidate")
     except InputError as e:
-        fail(str(e))
+        _malformed(str(e), as_json)
     except Malformed as e:
-        fail(f"--candidate {e}")
+        _malformed(f"--candidate {e}", as_json)
+
+
+def _malformed(reason: str, as_json: bool) -> NoReturn:
+    """Exit 2 with `reason`; with --json, first print the malformed answer (the keys every malformed answer has)."""
+    if as_json:
+        print_json({"ok": False, "malformed": True, "bounds": {}, "reasons": [reason]})
+    fail(reason)
 
 
 def _checker(contract) -> Checker:
@@ -74,7 +81,7 @@ def check(
 ) -> None:
     """Exit 0 if the candidate checks (no refutation, every bound certified), 1 if refused, 2 if malformed."""
     contract = open_contract(target, contract_file)
-    payload = _read_candidate(candidate, contract)
+    payload = _read_candidate(candidate, contract, as_json)
     envelope = payload if isinstance(payload, dict) and "mathloop_certificate" in payload else None
     if envelope is not None:
         payload = envelope.get("candidate")
@@ -178,7 +185,7 @@ def _check_chain(contract, manifest_path: Path, files: int, as_json: bool) -> No
     finally:
         checker.close()
     if isinstance(out.raised, CertificateError):
-        fail(f"--candidate {out.raised}")
+        _malformed(f"--candidate {out.raised}", as_json)
     if isinstance(out.raised, CheckerCrash):
         fail(f"{contract.path}: seed: {out.raised}", 1)
     if out.raised is not None:
@@ -186,7 +193,7 @@ def _check_chain(contract, manifest_path: Path, files: int, as_json: bool) -> No
     if out.error is not None:
         fail(f"--candidate {manifest_path}: {out.error}", 1)
     if out.value is None:
-        fail(f"--candidate {manifest_path}: target {contract.name} has no certificate chains")
+        _malformed(f"--candidate {manifest_path}: target {contract.name} has no certificate chains", as_json)
     try:
         evidences = [evidence_from_json(e) for e in out.value["evidences"]]
         reasons, n_files = [str(r) for r in out.value["reasons"]], int(out.value["files"])
