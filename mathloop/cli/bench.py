@@ -147,7 +147,7 @@ def bench(
     runs = [(c, seed, p) for c in spec.contracts for seed in spec.seeds for p in spec.proposers]
     results: list[dict[str, Any]] = []
     shown: Console = err_console if json_out else console
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+    with Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=shown, disable=not progress, transient=json_out) as bar:
         task = bar.add_task(f"protocol {sha[:12]}", total=len(runs))
         for i, (contract, seed, p) in enumerate(runs, 1):

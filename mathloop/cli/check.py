@@ -7,6 +7,7 @@ from typing import Any, NoReturn, Optional
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from mathloop.bounded import MAX_CANDIDATE_BYTES, InputError, read_json
 from mathloop.cli.common import TARGET_HELP, contract_option, DB_HELP, bounds_json, console, fail, hypotheses_line, open_contract, print_json
@@ -140,10 +141,10 @@ def check(
             colour = {"PROVED": "green", "REFUTED": "red"}.get(r.verdict.value, "yellow")
             # an obligation undecided while the candidate certifies its bounds is still open (e.g. below the goal)
             word = "open" if r.verdict is Verdict.UNKNOWN and outcome == "certified" else r.verdict.value
-            t.add_row(r.id, f"[{colour}]{word}[/]", str(r.rank), r.trust.value, "; ".join(r.reasons))
+            t.add_row(r.id, Text(word, style=colour), str(r.rank), r.trust.value, "; ".join(r.reasons))
         console.print(t)
         if not confirmed:
-            console.print(f"[red]conditional[/]: parent state {parent_from}")
+            console.print(Text.assemble(("conditional", "red"), f": parent state {parent_from}"))
         if not ok and confirmed:  # a refused candidate certifies nothing, whatever bounds its evidence carries
             console.print("certified: nothing (refused" + (f": {beyond}" if beyond else "") + ")")
         else:
@@ -153,7 +154,7 @@ def check(
         if would:
             console.print(f"against the head: {would}")
         colour = {"certified": "green", "refused": "red"}.get(outcome, "yellow")
-        console.print(f"[{colour}]{outcome}[/]")
+        console.print(outcome, style=colour)
     if outcome != "certified":
         raise typer.Exit(EXIT_CODES[outcome])
 
@@ -213,7 +214,7 @@ def _check_chain(contract, manifest_path: Path, files: int, as_json: bool) -> No
         print_json(result)
     else:
         console.print(f"{manifest_path}: {n_files} certificate(s) re-verified from the root" if ok
-                      else f"[red]refused[/]: {'; '.join(reasons)}")
+                      else Text.assemble(("refused", "red"), f": {'; '.join(reasons)}"))
         if ok:
             console.print("certified: " + ", ".join(f"{k} = {v}" for k, v in result["bounds"].items()))
     if not ok:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rich.markup import escape
 
 from mathloop.cli.common import console, fail
 from mathloop.contract import Contract
@@ -21,4 +20,4 @@ def export_certificates(contract: Contract, repo: Repository, out_dir: Path) -> 
     manifest = build_target(contract).export_certificates(chain, out_dir)
     if manifest is None:
         fail(f"--certificates: target {contract.name} has no certificate files (use --records or --lean)")
-    console.print(escape(f"wrote {len(commits)} commit(s)' certificates and {manifest}"), highlight=False)
+    console.print(f"wrote {len(commits)} commit(s)' certificates and {manifest}", highlight=False)

@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.markup import escape
 from rich.progress import Progress
 
 from mathloop.cli.common import (TARGET_HELP, contract_option, DB_HELP, console, fail, open_contract, open_repo,
@@ -35,7 +34,7 @@ def export(
         with Progress(console=console, transient=True) as bar:
             task = bar.add_task("records", total=None)
             n = write_records(contract, repo, records, lambda: bar.advance(task))
-        console.print(f"wrote {n} record(s) to {escape(str(records))}", highlight=False)
+        console.print(f"wrote {n} record(s) to {records}", highlight=False)
     if dataset:
         from mathloop.cli.export_dataset import export_dataset
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rich.markup import escape
 from rich.progress import Progress
 
 from mathloop.cli.common import console, fail
@@ -27,4 +26,4 @@ def export_dataset(contract: Contract, repo: Repository, out: Path, rewards_file
     except DatasetError as e:
         fail(str(e))
     labels = ", ".join(f"{k} {v}" for k, v in manifest["labels"].items()) or "no rows"
-    console.print(escape(f"wrote {manifest['rows']} row(s) to {out} ({labels})"), highlight=False)
+    console.print(f"wrote {manifest['rows']} row(s) to {out} ({labels})", highlight=False)

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.markup import escape
+from rich.text import Text
 from rich.tree import Tree
 
 from mathloop.cli.common import (DB_HELP, TARGET_HELP, console, contract_option, fail, open_contract, open_repo,
@@ -63,7 +63,7 @@ def graph(
             _write(view, kind, output, bline)
         except RuntimeError as e:
             fail(str(e), 1)
-        console.print(f"wrote {escape(str(output))}", highlight=False)
+        console.print(f"wrote {output}", highlight=False)
         return
     _print_tree(view, bline)
 
@@ -86,23 +86,22 @@ def _write(view, kind: str, output: Path, bline: str) -> None:
 
 def _print_tree(view, bline: str) -> None:
     contract = view.contract
-    tree = Tree(f"[bold]{escape(contract.name)}[/] — {escape(bline)}")
+    tree = Tree(Text.assemble((contract.name, "bold"), f" — {bline}"))
     by_kind: dict[Kind, Tree] = {}
     for n in view.nodes:
-        branch = by_kind.get(n.kind) or by_kind.setdefault(n.kind, tree.add(f"[bold]{n.kind.value}[/]"))
-        style = _STYLE.get(n.status, "white")
-        line = f"[{style}]{escape(n.status)}[/] {escape(n.id)}: {escape(n.title)}"
+        branch = by_kind.get(n.kind) or by_kind.setdefault(n.kind, tree.add(Text(n.kind.value, style="bold")))
+        line = Text.assemble((n.status, _STYLE.get(n.status, "white")), f" {n.id}: {n.title}")
         if n.rank:
-            line += f" (rank {n.rank})"
+            line.append(f" (rank {n.rank})")
         if n.trust:
-            line += escape(f" [{n.trust}]")
+            line.append(f" [{n.trust}]")
         if n.depends_on:
-            line += escape(f" ← {', '.join(n.depends_on)}")
+            line.append(f" ← {', '.join(n.depends_on)}")
         leaf = branch.add(line)
         if n.detail:
-            leaf.add(escape(n.detail))
+            leaf.add(n.detail)
         if n.bound is not None and n.bound.class_maximum is not None:  # theorem or numerical optimum, and why
-            leaf.add(escape(contract.obligation(n.id).bound.class_maximum_text()))
+            leaf.add(contract.obligation(n.id).bound.class_maximum_text())
         if n.kind is Kind.HYPOTHESIS:
-            leaf.add(f"[cyan]{escape(n.citation)}[/]")
+            leaf.add(Text(n.citation or "", style="cyan"))
     console.print(tree)

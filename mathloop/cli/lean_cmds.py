@@ -12,6 +12,7 @@ from typing import Optional
 import typer
 from rich.progress import Progress
 from rich.table import Table
+from rich.text import Text
 
 from mathloop.cli.common import DB_HELP, console, fail, open_contract, open_repo, print_json
 from mathloop.cli.targets_cmd import doctor_targets, print_doctor_targets
@@ -40,11 +41,11 @@ def doctor(as_json: bool = typer.Option(False, "--json", help="Machine-readable 
     if tc.available:
         what = ("bundled Lean kernel with mathloop's prelude" if tc.kind == "bundled"
                 else "Lean toolchain with its standard library")
-        console.print(f"Lean: [green]available[/] — {what}: Lean {tc.version} (commit {tc.commit[:12]}), "
-                      f"{' '.join(tc.command)[:120]}", highlight=False)
+        console.print(Text.assemble("Lean: ", ("available", "green"), f" — {what}: Lean {tc.version} (commit "
+                                    f"{tc.commit[:12]}), {' '.join(tc.command)[:120]}"), highlight=False)
     else:
-        console.print("Lean: [yellow]unavailable[/] — commits stay pending/unavailable; install the extra: "
-                      "pip install 'mathloop[lean]'", highlight=False)
+        console.print(Text.assemble("Lean: ", ("unavailable", "yellow"), " — commits stay pending/unavailable; install "
+                                    "the extra: pip install 'mathloop[lean]'"), highlight=False)
     for t in tc.tried:
         console.print(f"  tried: {t}", highlight=False)
     print_doctor_targets(rep["targets"])
@@ -98,11 +99,12 @@ def _report(out: dict, as_json: bool) -> None:
         print_json(out)
     else:
         colour = {"PROVED": "green", "REFUTED": "red", "REFUSED": "red"}.get(out["verdict"], "yellow")
-        console.print(f"[{colour}]{out['verdict']}[/]: {out['reasons'][0] if out['reasons'] else ''}", highlight=False)
+        console.print(Text.assemble((out["verdict"], colour), f": {out['reasons'][0] if out['reasons'] else ''}"),
+                      highlight=False)
         for r in out["reasons"][1:6]:
-            console.print(f"  {r}", highlight=False, markup=False)
+            console.print(f"  {r}", highlight=False)
         for st in out.get("statements") or ():  # fully qualified: `Foo.Nat.add` is never shown as `Nat.add`
-            console.print(f"  theorem {st['theorem']} : {st['statement']}", highlight=False, markup=False)
+            console.print(f"  theorem {st['theorem']} : {st['statement']}", highlight=False)
     if out["verdict"] != "PROVED":
         raise typer.Exit(1)
 

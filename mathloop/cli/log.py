@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.markup import escape
 from rich.table import Table
 
 from mathloop.cli.common import (DB_HELP, TARGET_HELP, bounds_json, console, contract_line, contract_option,
@@ -38,13 +37,13 @@ def log(
             out.append(d)
         print_json(out)
         return
-    t = Table(title=escape(f"{contract.name} ({contract_line(contract)}): {len(commits)} commit(s)"))
+    t = Table(title=f"{contract.name} ({contract_line(contract)}): {len(commits)} commit(s)")
     for col in ("seq", "commit", "parent", "created", "label", "bounds", "lean"):
         t.add_column(col, overflow="fold")
     for c in commits:
-        t.add_row(str(c.seq), c.hash[:12], "-" if c.seq == 0 else c.parent[:12], c.created_at[:19], escape(c.label),
-                  escape(", ".join(f"{k} {v}" for k, v in bounds_json(contract, c.bounds).items())),
-                  escape(lean[c.hash]["status"]))
+        t.add_row(str(c.seq), c.hash[:12], "-" if c.seq == 0 else c.parent[:12], c.created_at[:19], c.label,
+                  ", ".join(f"{k} {v}" for k, v in bounds_json(contract, c.bounds).items()),
+                  lean[c.hash]["status"])
     console.print(t)
     if contract.hypotheses:  # every bound above rests on these: a conditional result names them
-        console.print(escape("every bound rests on (taken as given): " + hypotheses_line(contract)), highlight=False)
+        console.print("every bound rests on (taken as given): " + hypotheses_line(contract), highlight=False)

@@ -7,7 +7,6 @@ from typing import Optional
 
 import typer
 
-from rich.markup import escape
 
 from mathloop.cli.common import DB_HELP, console, fail, open_contract, open_repo, require_extra
 
@@ -36,4 +35,4 @@ def plot(
         write_history(history(contract, repo), output, fmt)
     except RuntimeError as e:
         fail(str(e), 1)
-    console.print(f"wrote {escape(str(output))}", highlight=False)
+    console.print(f"wrote {output}", highlight=False)

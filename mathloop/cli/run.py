@@ -10,6 +10,7 @@ from typing import Optional
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from mathloop.cli.common import (TARGET_HELP, bounds_text, console, contract_line, contract_option, fail,
                                  hypotheses_line, open_contract, open_repo)
@@ -67,9 +68,9 @@ class _Console:
 
     def started(self, head) -> None:
         c = self.contract
-        console.print(f"[bold]{c.name}[/] ({c.target}, {contract_line(c)}) — head {head.hash[:12]} (seq {head.seq}): "
-                      f"{bounds_text(c, head.bounds)}")
-        console.print(f"[yellow]rests on:[/] {hypotheses_line(c)}", highlight=False)
+        console.print(Text.assemble((c.name, "bold"), f" ({c.target}, {contract_line(c)}) — head {head.hash[:12]} "
+                                    f"(seq {head.seq}): {bounds_text(c, head.bounds)}"))
+        console.print(Text.assemble(("rests on:", "yellow"), f" {hypotheses_line(c)}"), highlight=False)
         console.print(f"executor: {self.executor}", highlight=False)
         self.task = self.progress.add_task(bounds_text(c, head.bounds), total=self.budget)
 
@@ -121,7 +122,7 @@ def run(
 ) -> None:
     """Run a search session: propose, check, gate, and commit only strict progress."""
     contract = open_contract(target, contract_file)
-    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+    bar = Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                    console=console, disable=not progress, transient=False)
     shown = _Console(contract, bar)
     tgt = build_target(contract)
@@ -167,8 +168,8 @@ def run(
                 fail(str(e), 1)
             except KeyboardInterrupt:
                 repo.end_session(session_id, "interrupted")
-                console.print("[yellow]interrupted[/]: every processed candidate is recorded; the head is consistent; "
-                              "unchecked commits stay Lean-pending (`mathloop lean-check`).")
+                console.print(Text.assemble(("interrupted", "yellow"), ": every processed candidate is recorded; the head "
+                                            "is consistent; unchecked commits stay Lean-pending (`mathloop lean-check`)."))
                 raise typer.Exit(130)
             except BaseException as e:  # no path leaves the session unsealed; the error itself still surfaces
                 if not isinstance(e, (typer.Exit, SystemExit)):
@@ -195,13 +196,14 @@ def run(
 def _wait_for_lean(worker: LeanWorker, progress: bool) -> None:
     """Wait for the session's pending Lean checks with a progress line; Ctrl-C leaves them pending."""
     try:
-        with Progress(TextColumn("Lean: {task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        with Progress(TextColumn("Lean: {task.description}", markup=False), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       console=console, disable=not progress, transient=False) as bar:
             task = bar.add_task("checking this session's commits", total=max(worker.submitted, 1))
             worker.wait(lambda done, total: bar.update(task, completed=done, total=max(total, 1)))
     except KeyboardInterrupt:
         worker.close(kill=True)
-        console.print("[yellow]interrupted[/]: the remaining commits stay Lean-pending (`mathloop lean-check`).")
+        console.print(Text.assemble(("interrupted", "yellow"), ": the remaining commits stay Lean-pending "
+                                    "(`mathloop lean-check`)."))
         raise typer.Exit(130)
     worker.close()
     counts: dict[str, int] = {}
