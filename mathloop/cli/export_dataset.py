@@ -10,6 +10,7 @@ from mathloop.cli.common import console, fail
 from mathloop.contract import Contract
 from mathloop.env.rewards import load_reward_table
 from mathloop.export.dataset import DatasetError, write_dataset
+from mathloop.outputs import OutputError
 from mathloop.store.repository import Repository
 
 
@@ -25,5 +26,7 @@ def export_dataset(contract: Contract, repo: Repository, out: Path, rewards_file
             manifest = write_dataset(contract, repo, out, rewards=table, progress=lambda: bar.advance(task))
     except DatasetError as e:
         fail(str(e))
+    except OutputError as e:
+        fail(f"--dataset {e}")
     labels = ", ".join(f"{k} {v}" for k, v in manifest["labels"].items()) or "no rows"
     console.print(f"wrote {manifest['rows']} row(s) to {out} ({labels})", highlight=False)

@@ -14,6 +14,7 @@ from mathloop.cli.common import (DB_HELP, TARGET_HELP, console, contract_option,
                                  require_extra)
 from mathloop.domain import Kind
 from mathloop.export.graph import render, to_dot
+from mathloop.outputs import OutputError, check_folder, write_text
 from mathloop.search.bracket import bracket
 
 _STYLE = {"discharged": "green", "Lean-checked": "bold green", "open": "yellow", "refuted": "red", "error": "red",
@@ -44,6 +45,10 @@ def graph(
             fail(f"--output {output}: unknown picture format {kind!r} (use .html, .svg, .png or .dot, or --format)")
         if kind in ("svg", "png") and not shutil.which("dot"):
             require_extra("plot", f"`mathloop graph -o {output.name}` without graphviz's dot", "matplotlib")
+        try:
+            check_folder(output)
+        except OutputError as e:
+            fail(f"--output {e}")
     contract = open_contract(target, contract_file)
     repo = open_repo(db, readonly=True)
     try:
@@ -57,10 +62,10 @@ def graph(
     if br is not None:
         bline += f" — bracket (ASSUMING RH) {br.text()}"
     if output is not None:
-        if not output.parent.exists():
-            fail(f"--output {output}: directory {output.parent} does not exist")
         try:
             _write(view, kind, output, bline)
+        except OutputError as e:
+            fail(f"--output {e}")
         except RuntimeError as e:
             fail(str(e), 1)
         console.print(f"wrote {output}", highlight=False)
@@ -69,13 +74,16 @@ def graph(
 
 
 def _write(view, kind: str, output: Path, bline: str) -> None:
-    """Write the picture; svg/png go through graphviz when it is installed, else matplotlib."""
+    """Write the picture all or nothing; svg/png go through graphviz when it is installed, else matplotlib.
+
+    Raises:
+        OutputError: the picture cannot be written (nothing is left behind).
+        RuntimeError: graphviz or matplotlib failed to draw it.
+    """
     if kind == "html":
         from mathloop.view.graph_page import graph_html
 
-        tmp = output.with_name(output.name + ".partial")
-        tmp.write_text(graph_html(view), encoding="utf-8")
-        tmp.replace(output)
+        write_text(output, graph_html(view))
     elif kind == "dot" or shutil.which("dot"):
         render(to_dot(view.contract, list(view.nodes), bline), output, kind)
     else:

@@ -26,6 +26,7 @@ from mathloop.lean.names import declared_in
 from mathloop.lean.recheck import StoredCommit, check_project, read_manifest
 from mathloop.lean.support_modules import SupportError, imports, package_modules, shared_modules
 from mathloop.lean.toolchain import discover
+from mathloop.outputs import OutputError
 from mathloop.targets import build_target, registered, target_class
 
 MAX_FILE_BYTES = 8_000_000
@@ -230,6 +231,8 @@ def export_lean(contract, repo, out: Path) -> None:
         summary = export_project(contract, commits, out, tgt.lean_render)
     except (ExportError, RenderError, SupportError) as e:
         fail(str(e))
+    except OutputError as e:
+        fail(f"--lean {e}")
     states = [e["lean"]["status"] for e in summary.manifest["commits"]]
     console.print(f"wrote a Lean project with {summary.rendered} certificate module(s) for {len(commits)} commit(s) "
                   f"to {out} (Lean: {states.count('checked')} checked, {states.count('pending')} pending, "
