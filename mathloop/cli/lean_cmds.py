@@ -183,11 +183,10 @@ def lean_check(
     contract = open_contract(target)
     repo = open_repo(db, create=False)
     tgt = build_target(contract)
-    last = attest.latest(repo.engine, contract.sha256)
     tc = discover()
     again = ("unavailable",) if tc.available else ()  # without a Lean, do not re-attest `unavailable`
-    todo = [c for c in repo.commits(contract.sha256)
-            if (all_commits and tc.available) or last.get(c.hash) is None or last[c.hash].status in again]
+    todo = (repo.commits(contract.sha256) if all_commits and tc.available
+            else attest.unattested(repo, contract.sha256, again))
     rows = []
     with Progress(console=console, transient=True, disable=as_json) as bar:
         task = bar.add_task("Lean: checking", total=len(todo))
