@@ -4,8 +4,11 @@ A check is a pure function of (contract, parent_state, payload), so it may run a
 runs the check in a checker child of the worker (check/runner.py) and returns the child's JSON bytes
 unread. dask's protocol would unpickle a result, an exception, a result's type or a warning a worker sends
 (NOTES.md "dask and pickle"): the Client gets `deserializers=["msgpack"]`, and while an executor is open the
-client side of dask in this process refuses every pickle load, so a hostile reply becomes an `error` outcome
-that the session re-checks itself, never code run here. The session must therefore not host the scheduler.
+client side of dask in this process refuses every pickle load (check/dask_refusals.py), so a hostile reply
+becomes an `error` outcome that the session re-checks itself, never code run here, reported in one line on
+stderr. A refusal can break the client's stream to the scheduler: the executor then sends no more tasks (the
+session checks every candidate itself), and nothing waits past the session's deadline, closing included.
+The session must therefore not host the scheduler.
 
     DaskExecutor("tcp://127.0.0.1:8786", timeout_s=600)              # loopback: answers re-checked before commit
     DaskExecutor("tls://host:8786", 600, security=Security(...))     # authenticated: a --recheck share re-checked
@@ -14,49 +17,27 @@ that the session re-checks itself, never code run here. The session must therefo
 from __future__ import annotations
 
 import ipaddress
+import logging
 import multiprocessing
-import pickle
 import socket
+import threading
 import time
-import types
-from typing import Any
+from typing import Any, Callable
 
+from mathloop.check.dask_refusals import PickleRefused, allow_pickle_again, is_refusal, refusals, refuse_pickle_from_dask
 from mathloop.check.outcome import CheckOutcome, outcome_from_bytes, outcome_to_bytes
 from mathloop.check.runner import ProcessRunner, check_payload
 from mathloop.contract.model import Contract
 
+__all__ = ["DaskCheck", "DaskExecutor", "NoWorker", "PickleRefused", "check_on_worker", "close_worker_runners",
+           "is_loopback", "warm_on_worker"]
+
 _WORKER_RUNNER: dict[float, ProcessRunner] = {}
-_GUARDS: list[dict] = []
-
-
-class PickleRefused(RuntimeError):
-    """A dask message from the cluster carried a pickled object; the session does not unpickle it."""
-
-
-def _refuse(*args: Any, **kwargs: Any) -> Any:
-    raise PickleRefused("a message from the dask cluster carried a pickled object: refused, not unpickled")
-
-
-def refuse_pickle_from_dask() -> None:
-    """Make the client side of dask in this process refuse every pickle load (until `allow_pickle_again`)."""
-    import distributed.client as dclient
-    import distributed.protocol.pickle as dpickle
-
-    if not _GUARDS:
-        _GUARDS.append({"dpickle.loads": dpickle.loads, "client.loads": dclient.loads, "client.pickle": dclient.pickle})
-    dpickle.loads = _refuse
-    dclient.loads = _refuse
-    dclient.pickle = types.SimpleNamespace(loads=_refuse, dumps=pickle.dumps, HIGHEST_PROTOCOL=pickle.HIGHEST_PROTOCOL)
-
-
-def allow_pickle_again() -> None:
-    """Undo refuse_pickle_from_dask (the last executor of this process closed)."""
-    import distributed.client as dclient
-    import distributed.protocol.pickle as dpickle
-
-    if _GUARDS:
-        saved = _GUARDS.pop()
-        dpickle.loads, dclient.loads, dclient.pickle = saved["dpickle.loads"], saved["client.loads"], saved["client.pickle"]
+_log = logging.getLogger(__name__)  # one line per refused result; no handler set: Python prints the bare message
+POLL_S = 0.2        # how often a waiting check looks at the deadline and at refusals
+STALLED_S = 1.0     # a future still unresolved this long after a refusal waits on a broken stream
+CUT_GRACE_S = 1.0   # past the deadline a task's own cut answer may still be on its way
+CLOSE_S = 3.0       # each step of closing the client waits at most this long
 
 
 def check_on_worker(contract: Contract, parent_state, payload, timeout_s: float, left_s: float | None = None) -> bytes:
@@ -100,19 +81,48 @@ def is_loopback(host: str) -> bool:
 
 class DaskCheck:
     """One check as a dask task; `result()` is its CheckOutcome, an error outcome when the task failed, was lost,
-    or sent anything but outcome bytes (the session then re-checks the candidate itself)."""
+    was refused, or sent anything but outcome bytes (the session then re-checks the candidate itself), and an
+    `interrupted` one when the session's deadline passed first."""
 
     def __init__(self, executor: "DaskExecutor", task) -> None:
         self.executor, self.task = executor, task  # holding the dask future keeps its task alive
+        self.refused_before = refusals()[0]
 
     def result(self, timeout: float | None = None) -> CheckOutcome:
-        wait = timeout if timeout is not None else 2 * self.executor.timeout_s + 60  # a refused reply never resolves
-        try:
-            blob = self.task.result(wait)
-            out = outcome_from_bytes(blob, "dask worker")  # inside the try: a reply the parser chokes on is an error
-        except Exception as e:  # a refused pickle, a lost worker, a timeout, a bad reply: no answer, never code run here
-            return CheckOutcome(error=f"dask task failed: {type(e).__name__}: {str(e)[:300]}", worker=self.executor.name)
-        return out.by(f"{self.executor.name} worker {self.worker()}")
+        ex = self.executor
+        end = time.monotonic() + (timeout if timeout is not None else 2 * ex.timeout_s + 60)
+        deadline = getattr(ex, "deadline", None)
+        if deadline is not None:
+            end = min(end, deadline + CUT_GRACE_S)
+        while True:
+            try:
+                blob = self.task.result(max(0.01, min(POLL_S, end - time.monotonic())))
+                out = outcome_from_bytes(blob, "dask worker")  # inside the try: a reply the parser chokes on is an error
+                break
+            except TimeoutError:
+                now = time.monotonic()
+                count, last = refusals()
+                if count > self.refused_before and now - last >= STALLED_S:  # its stream broke at the refusal
+                    return self._refused("no reply since a refused message broke the stream to the scheduler")
+                if now < end:
+                    continue
+                if deadline is not None and now >= deadline:
+                    return CheckOutcome(error="cut at the session's time limit", interrupted=True, worker=ex.name)
+                return CheckOutcome(error="dask task failed: no reply in time", worker=ex.name)
+            except Exception as e:  # a refused pickle, a lost worker, a bad reply: no answer, never code run here
+                if is_refusal(e):
+                    return self._refused("its reply carried a pickled object")
+                return CheckOutcome(error=f"dask task failed: {type(e).__name__}: {str(e)[:300]}", worker=ex.name)
+        return out.by(f"{ex.name} worker {self.worker()}")
+
+    def _refused(self, why: str) -> CheckOutcome:
+        """Return the error outcome of a refused reply, said in one line on stderr; the executor sends no more."""
+        mark = getattr(self.executor, "refused", None)
+        if mark is not None:
+            mark(why)
+        _log.warning("dask: refused a check's reply (%s); nothing was unpickled; this session checks that candidate "
+                     "itself and sends the cluster no more tasks", why)
+        return CheckOutcome(error=f"dask task failed: refused: {why}", worker=self.executor.name)
 
     def worker(self) -> str:
         """Return the address of the worker the scheduler says holds the result ("?" when it cannot say)."""
@@ -157,6 +167,7 @@ class DaskExecutor:
             allow_pickle_again()
             raise
         self.deadline: float | None = None
+        self.broken: str | None = None  # why no more tasks go to this cluster (a refused message)
         self.quarantined: set[str] = set()  # worker addresses whose answers disagreed with the session's re-check
         try:
             self.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
@@ -168,6 +179,8 @@ class DaskExecutor:
         self.name = f"dask {address} ({self.workers} worker{'s' if self.workers != 1 else ''})"
 
     def submit(self, contract: Contract, parent_state, payload) -> "DaskCheck | NoWorker":
+        if self.broken is not None:
+            return NoWorker(f"{self.name}: no more tasks: {self.broken}")
         left = None if self.deadline is None else self.deadline - time.monotonic()
         where = {}
         if self.quarantined:  # a quarantined worker gets no more tasks (none left: the session checks itself)
@@ -180,6 +193,10 @@ class DaskExecutor:
             where = {"workers": allowed, "allow_other_workers": False}
         return DaskCheck(self, self.client.submit(check_on_worker, contract, parent_state, payload, self.timeout_s,
                                                   left, pure=False, retries=2, **where))
+
+    def refused(self, why: str) -> None:
+        """Send this cluster no more tasks: a refused message may have broken the client's stream."""
+        self.broken = self.broken or f"a reply was refused ({why})"
 
     def quarantine(self, worker: str) -> None:
         """Send `worker` (as DaskCheck.result names it) no more tasks."""
@@ -201,13 +218,28 @@ class DaskExecutor:
         self.timeout_s = seconds
 
     def close(self) -> None:
+        """Stop the workers' checker children and close the client, each step bounded (CLOSE_S), never later: a
+        client left `closing` would wait again in its __del__ at exit (40 s)."""
+        client = self.client
+        if self.broken is None:  # over a broken stream the request would only wait
+            _bounded(lambda: client.run(close_worker_runners), CLOSE_S)  # checker children must not outlive us
+        _bounded(lambda: client.close(timeout=CLOSE_S), CLOSE_S + 1)
+        if client.status != "closed":  # timed out or failed: stop its event loop and mark it closed for good
+            client.status = "closed"
+            runner = getattr(client, "_loop_runner", None)
+            if runner is not None:
+                _bounded(runner.stop, CLOSE_S)
+        allow_pickle_again()
+
+
+def _bounded(step: Callable[[], Any], seconds: float) -> None:
+    """Run `step` in a daemon thread and wait at most `seconds` for it; its errors are ignored (best effort)."""
+    def run() -> None:
         try:
-            self.client.run(close_worker_runners)  # the checker children must not outlive the session
-        except Exception:  # a worker already gone (or one whose reply is refused) has nothing left to stop
+            step()
+        except Exception:  # a worker already gone, a broken stream: nothing more to do there
             pass
-        try:
-            self.client.close(timeout=10)
-        except Exception:  # a connection broken by a refused reply: the session's checks are all taken already
-            pass
-        finally:
-            allow_pickle_again()
+
+    t = threading.Thread(target=run, name="mathloop-dask-close", daemon=True)
+    t.start()
+    t.join(seconds)

@@ -7,6 +7,7 @@ from typing import Optional
 
 import typer
 from rich.progress import Progress
+from rich.text import Text
 
 from mathloop.bounded import MAX_CHECKPOINT_BYTES, InputError, read_json
 from mathloop.cli.common import DB_HELP, TARGET_HELP, console, contract_option, fail, open_contract, open_repo
@@ -64,7 +65,7 @@ def audit(
             console.print(f"note: {f.where()}: a Lean re-run reproduces the latest status, which settles: {f.problem}",
                           highlight=False, soft_wrap=True)
     for f in report.findings:
-        console.print(f"[red]{f.where()}[/]: {f.problem}", highlight=False, markup=True, soft_wrap=True)
+        console.print(Text.assemble((f.where(), "red"), f": {f.problem}"), highlight=False, soft_wrap=True)
         if f.stored or f.recomputed:
             console.print(f"  stored hash:     {f.stored}\n  recomputed hash: {f.recomputed}", highlight=False)
     if report.findings:
@@ -76,11 +77,11 @@ def audit(
                   f"{m.chained} memory row(s) in {len(m.tips)} chain(s), {m.sealed} sealed session(s), "
                   f"{m.artifacts} artifact(s).", highlight=False)
     if report.legacy_commits or m.legacy:
-        console.print(f"[yellow]note[/]: {report.legacy_commits} commit(s) and {m.legacy} memory row(s) predate chain "
-                      "format 2: their commit rows are verified, but their memory rows (labels, reasons, proposer) "
-                      "are not covered by any hash.", highlight=False)
+        console.print(Text.assemble(("note", "yellow"), f": {report.legacy_commits} commit(s) and {m.legacy} memory row(s) "
+                      "predate chain format 2: their commit rows are verified, but their memory rows (labels, reasons, "
+                      "proposer) are not covered by any hash."), highlight=False)
     for what in report.lacks:
-        console.print(f"[yellow]note[/]: {what}.", highlight=False, soft_wrap=True)
+        console.print(Text.assemble(("note", "yellow"), f": {what}."), highlight=False, soft_wrap=True)
     if cp is not None:
         console.print(f"checkpoint ok: the chain extends {cp.head[:12] if cp.head else 'the empty chain'} "
                       f"(length {cp.length}) and every memory chain its tip.", highlight=False)

@@ -10,7 +10,6 @@ with exit 1, keeping the results of the runs made so far (results.json, "complet
 from __future__ import annotations
 
 import json
-import os
 import time
 from fractions import Fraction
 from pathlib import Path
@@ -27,8 +26,9 @@ from mathloop.cli.common import console, err_console, fail, print_json
 from mathloop.contract import Contract
 from mathloop.domain import decimal_str
 from mathloop.check.checker import Checker
+from mathloop.outputs import OutputError, check_folder, write_text
 from mathloop.search.loop import SeedRefused, Session, SessionLimits
-from mathloop.store.engine import make_engine
+from mathloop.store.engine import StoreError, make_engine
 from mathloop.store.repository import Repository
 from mathloop.targets import build_target
 
@@ -46,15 +46,17 @@ def _proposer(p: ProposerSpec, spec: BenchSpec, contract: Contract, target: Any,
 def _export(contract: Contract, repo: Repository, run_dir: Path, spec: BenchSpec) -> str:
     """Write the run's dataset (or its JSONL records without pyarrow); return its path relative to run_dir."""
     from mathloop.export.dataset import DatasetError, write_dataset
+    from mathloop.export.records import write_records
 
     try:
-        write_dataset(contract, repo, run_dir / "dataset", rewards=spec.rewards)
-        return "dataset"
-    except DatasetError:  # the ml extra is missing: the records still go into the evidence
-        from mathloop.export.records import write_records
-
-        write_records(contract, repo, run_dir / "records.jsonl")
-        return "records.jsonl"
+        try:
+            write_dataset(contract, repo, run_dir / "dataset", rewards=spec.rewards)
+            return "dataset"
+        except DatasetError:  # the ml extra is missing: the records still go into the evidence
+            write_records(contract, repo, run_dir / "records.jsonl")
+            return "records.jsonl"
+    except OutputError as e:
+        fail(f"-o {e}")
 
 
 def _unanswered(prop: Any, outcome: str) -> str | None:
@@ -71,8 +73,11 @@ def _run(spec: BenchSpec, p: ProposerSpec, contract: Contract, seed: int,
     """Run one (proposer, target, seed) in a fresh store; return its result row and, when its model endpoint
     never replied, why."""
     run_dir = out / "runs" / p.name / contract.name / f"seed-{seed}"
-    run_dir.mkdir(parents=True)
-    repo = Repository(make_engine(str(run_dir / "store.db")))
+    try:
+        run_dir.mkdir(parents=True)
+        repo = Repository(make_engine(str(run_dir / "store.db")))
+    except (OSError, StoreError) as e:
+        fail(f"-o {run_dir}: cannot write: {getattr(e, 'strerror', None) or e}")
     target = build_target(contract)
     try:
         prop = _proposer(p, spec, contract, target, seed)
@@ -118,15 +123,23 @@ def _out_dir(out: Path | None, protocol_sha: str) -> Path:
                 fail(f"-o {out}: holds results of protocol {other[:12]}, not {protocol_sha[:12]}: results of "
                      "different protocols are never put side by side; choose a new directory")
         fail(f"-o {out}: exists and is not empty; choose a new directory")
-    if not out.parent.exists():
-        fail(f"-o {out}: directory {out.parent} does not exist")
+    try:
+        check_folder(out)  # a missing or read-only folder fails before the first run, not after it
+        out.mkdir(exist_ok=True)
+        check_folder(out / "results.json")
+    except OutputError as e:
+        fail(f"-o {e}")
+    except OSError as e:
+        fail(f"-o {out}: cannot write: {e.strerror or e}")
     return out
 
 
 def _write_json(path: Path, value: Any) -> None:
-    tmp = path.with_name(path.name + ".partial")
-    tmp.write_text(json.dumps(value, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    """Write `value` as JSON all or nothing; exit 2 naming the file if it cannot be written."""
+    try:
+        write_text(path, json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+    except OutputError as e:
+        fail(f"-o {e}")
 
 
 def bench(
@@ -142,12 +155,11 @@ def bench(
         fail(str(e))
     protocol, sha = spec.protocol(), spec.protocol_sha256
     out_dir = _out_dir(out, sha)
-    out_dir.mkdir(exist_ok=True)
     _write_json(out_dir / "protocol.json", {"protocol_sha256": sha, "protocol": protocol})
     runs = [(c, seed, p) for c in spec.contracts for seed in spec.seeds for p in spec.proposers]
     results: list[dict[str, Any]] = []
     shown: Console = err_console if json_out else console
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+    with Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=shown, disable=not progress, transient=json_out) as bar:
         task = bar.add_task(f"protocol {sha[:12]}", total=len(runs))
         for i, (contract, seed, p) in enumerate(runs, 1):

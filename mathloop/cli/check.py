@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, NoReturn, Optional
 
 import typer
-from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from mathloop.bounded import MAX_CANDIDATE_BYTES, InputError, read_json
 from mathloop.cli.common import TARGET_HELP, contract_option, DB_HELP, bounds_json, console, fail, hypotheses_line, open_contract, print_json
@@ -21,17 +21,24 @@ from mathloop.store.engine import StoreError, make_engine
 from mathloop.store.repository import Repository
 
 
-def _read_candidate(path: Path, contract=None) -> Any:
+def _read_candidate(path: Path, contract=None, as_json: bool = False) -> Any:
     """Return the candidate payload: the strict JSON of the file (size-capped, strict UTF-8, no NaN, no lone
     surrogate), or what the target's own `read_candidate_file` reads from it (published formats: .npy, text,
-    JSON lists)."""
+    JSON lists). A refused file exits 2; with --json its refusal is printed as the other malformed answers are."""
     reader = getattr(build_target(contract), "read_candidate_file", None) if contract is not None else None
     try:
         return reader(path) if reader is not None else read_json(path, MAX_CANDIDATE_BYTES, "--candidate")
     except InputError as e:
-        fail(str(e))
+        _malformed(str(e), as_json)
     except Malformed as e:
-        fail(f"--candidate {e}")
+        _malformed(f"--candidate {e}", as_json)
+
+
+def _malformed(reason: str, as_json: bool) -> NoReturn:
+    """Exit 2 with `reason`; with --json, first print the malformed answer (the keys every malformed answer has)."""
+    if as_json:
+        print_json({"ok": False, "malformed": True, "bounds": {}, "reasons": [reason]})
+    fail(reason)
 
 
 def _checker(contract) -> Checker:
@@ -83,7 +90,7 @@ def check(
         return
     if candidate is None:
         fail("--candidate FILE is required (or --example, which prints a candidate to start from)")
-    payload = _read_candidate(candidate, contract)
+    payload = _read_candidate(candidate, contract, as_json)
     envelope = payload if isinstance(payload, dict) and "mathloop_certificate" in payload else None
     if envelope is not None:
         payload = envelope.get("candidate")
@@ -142,20 +149,20 @@ def check(
             colour = {"PROVED": "green", "REFUTED": "red"}.get(r.verdict.value, "yellow")
             # an obligation undecided while the candidate certifies its bounds is still open (e.g. below the goal)
             word = "open" if r.verdict is Verdict.UNKNOWN and outcome == "certified" else r.verdict.value
-            t.add_row(r.id, f"[{colour}]{word}[/]", str(r.rank), r.trust.value, "; ".join(r.reasons))
+            t.add_row(r.id, Text(word, style=colour), str(r.rank), r.trust.value, "; ".join(r.reasons))
         console.print(t)
         if not confirmed:
-            console.print(f"[red]conditional[/]: parent state {parent_from}")
+            console.print(Text.assemble(("conditional", "red"), f": parent state {parent_from}"))
         if not ok and confirmed:  # a refused candidate certifies nothing, whatever bounds its evidence carries
             console.print("certified: nothing (refused" + (f": {beyond}" if beyond else "") + ")")
         else:
             console.print(("certified: " if confirmed else "conditionally certified: ") + (", ".join(f"{k} = {v} (exact {ev.bounds[k]})" for k, v in bounds_json(contract, ev.bounds).items())
                                            if beyond is None else "nothing (" + beyond + ")"), highlight=False)
-        console.print(escape(hypotheses_line(contract)), highlight=False)
+        console.print(hypotheses_line(contract), highlight=False)
         if would:
             console.print(f"against the head: {would}")
         colour = {"certified": "green", "refused": "red"}.get(outcome, "yellow")
-        console.print(f"[{colour}]{outcome}[/]")
+        console.print(outcome, style=colour)
     if outcome != "certified":
         raise typer.Exit(EXIT_CODES[outcome])
 
@@ -187,7 +194,7 @@ def _check_chain(contract, manifest_path: Path, files: int, as_json: bool) -> No
     finally:
         checker.close()
     if isinstance(out.raised, CertificateError):
-        fail(f"--candidate {out.raised}")
+        _malformed(f"--candidate {out.raised}", as_json)
     if isinstance(out.raised, CheckerCrash):
         fail(f"{contract.path}: seed: {out.raised}", 1)
     if out.raised is not None:
@@ -195,7 +202,7 @@ def _check_chain(contract, manifest_path: Path, files: int, as_json: bool) -> No
     if out.error is not None:
         fail(f"--candidate {manifest_path}: {out.error}", 1)
     if out.value is None:
-        fail(f"--candidate {manifest_path}: target {contract.name} has no certificate chains")
+        _malformed(f"--candidate {manifest_path}: target {contract.name} has no certificate chains", as_json)
     try:
         evidences = [evidence_from_json(e) for e in out.value["evidences"]]
         reasons, n_files = [str(r) for r in out.value["reasons"]], int(out.value["files"])
@@ -215,7 +222,7 @@ def _check_chain(contract, manifest_path: Path, files: int, as_json: bool) -> No
         print_json(result)
     else:
         console.print(f"{manifest_path}: {n_files} certificate(s) re-verified from the root" if ok
-                      else f"[red]refused[/]: {'; '.join(reasons)}")
+                      else Text.assemble(("refused", "red"), f": {'; '.join(reasons)}"))
         if ok:
             console.print("certified: " + ", ".join(f"{k} = {v}" for k, v in result["bounds"].items()))
     if not ok:

@@ -2,32 +2,15 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 from typing import Optional
 
 import typer
 
 from mathloop.cli.common import DB_HELP, TARGET_HELP, console, contract_option, fail, open_contract, open_repo
+from mathloop.outputs import OutputError, check_folder, write_text
 from mathloop.search.audit import OTHER_CHAINS
 from mathloop.store.checkpoint import take
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    """Write `text` to `path` through a temporary file and a rename: never a half-written checkpoint."""
-    if not path.parent.is_dir():
-        fail(f"-o {path}: directory {path.parent} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=".checkpoint-", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except OSError as e:
-        os.unlink(tmp)
-        fail(f"-o {path}: cannot write: {e.strerror or e}")
 
 
 def checkpoint(
@@ -39,11 +22,19 @@ def checkpoint(
 ) -> None:
     """Record where the chain is now; `mathloop audit --checkpoint FILE` later fails if it was rolled back."""
     contract = open_contract(target, contract_file)
+    if out is not None:  # a read-only or missing folder fails before the store is read
+        try:
+            check_folder(out)
+        except OutputError as e:
+            fail(f"-o {e}")
     repo = open_repo(db, create=False)
     cp = take(repo, contract.sha256, OTHER_CHAINS)
     text = cp.dumps()
     if out is not None:
-        _write_atomically(out, text)
+        try:
+            write_text(out, text)  # never a half-written checkpoint
+        except OutputError as e:
+            fail(f"-o {e}")
     if as_json:
         typer.echo(text, nl=False)
     else:

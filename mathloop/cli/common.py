@@ -9,7 +9,7 @@ from typing import Any, NoReturn, Optional
 
 import typer
 from rich.console import Console
-from rich.markup import escape
+from rich.text import Text
 
 from mathloop.contract import Contract, ContractError
 from mathloop.contract.model import REST_ON_LABEL
@@ -19,8 +19,10 @@ from mathloop.search.gate import bound_specs, decimal
 from mathloop.store.engine import StoreError, make_engine
 from mathloop.store.repository import Repository
 
-console = Console()
-err_console = Console(stderr=True)
+# Markup is off: every string is shown as written ('mathloop[lean]', heights[3], a citation's [arXiv:...]);
+# a style is asked for explicitly (style=, or a rich Text) where one is wanted.
+console = Console(markup=False)
+err_console = Console(stderr=True, markup=False)
 
 DB_HELP = "Store: a SQLite file path or a SQLAlchemy URL (postgresql+psycopg://...). Default $MATHLOOP_DB or ./mathloop.db."
 
@@ -28,9 +30,9 @@ DB_HELP = "Store: a SQLite file path or a SQLAlchemy URL (postgresql+psycopg://.
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print `error: message` to stderr and exit with `code` (2 = bad input, 1 = check failed).
 
-    The message is printed as written: `'mathloop[ml]'` keeps its brackets (rich markup is escaped).
+    The message is printed as written: `'mathloop[ml]'` keeps its brackets (no rich markup).
     """
-    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, markup=True, soft_wrap=True)
+    err_console.print(Text.assemble(("error:", "bold red"), " ", message), highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 

@@ -6,12 +6,12 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.markup import escape
 from rich.progress import Progress
 
 from mathloop.cli.common import (TARGET_HELP, contract_option, DB_HELP, console, fail, open_contract, open_repo,
                                  require_extra)
 from mathloop.export.records import write_records
+from mathloop.outputs import OutputError, check_folder
 
 
 def export(
@@ -29,13 +29,23 @@ def export(
         fail("nothing to export: give --records FILE.jsonl, --dataset DIR, --lean DIR or --certificates DIR")
     if dataset:
         require_extra("ml", "`mathloop export --dataset`", "pyarrow", "pyarrow.parquet")
+    outputs = {"--records": records, "--dataset": dataset, "--lean": lean, "--certificates": certificates}
+    for option, path in outputs.items():  # a missing or read-only folder fails before anything is read
+        if path is not None:
+            try:
+                check_folder(path)
+            except OutputError as e:
+                fail(f"{option} {e}")
     contract = open_contract(target, contract_file)
     repo = open_repo(db, readonly=True)
     if records:
         with Progress(console=console, transient=True) as bar:
             task = bar.add_task("records", total=None)
-            n = write_records(contract, repo, records, lambda: bar.advance(task))
-        console.print(f"wrote {n} record(s) to {escape(str(records))}", highlight=False)
+            try:
+                n = write_records(contract, repo, records, lambda: bar.advance(task))
+            except OutputError as e:
+                fail(f"--records {e}")
+        console.print(f"wrote {n} record(s) to {records}", highlight=False)
     if dataset:
         from mathloop.cli.export_dataset import export_dataset
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rich.markup import escape
 from rich.progress import Progress
 
 from mathloop.cli.common import console, fail
 from mathloop.contract import Contract
 from mathloop.env.rewards import load_reward_table
 from mathloop.export.dataset import DatasetError, write_dataset
+from mathloop.outputs import OutputError
 from mathloop.store.repository import Repository
 
 
@@ -26,5 +26,7 @@ def export_dataset(contract: Contract, repo: Repository, out: Path, rewards_file
             manifest = write_dataset(contract, repo, out, rewards=table, progress=lambda: bar.advance(task))
     except DatasetError as e:
         fail(str(e))
+    except OutputError as e:
+        fail(f"--dataset {e}")
     labels = ", ".join(f"{k} {v}" for k, v in manifest["labels"].items()) or "no rows"
-    console.print(escape(f"wrote {manifest['rows']} row(s) to {out} ({labels})"), highlight=False)
+    console.print(f"wrote {manifest['rows']} row(s) to {out} ({labels})", highlight=False)

@@ -7,13 +7,14 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.markup import escape
+from rich.text import Text
 from rich.tree import Tree
 
 from mathloop.cli.common import (DB_HELP, TARGET_HELP, console, contract_option, fail, open_contract, open_repo,
                                  require_extra)
 from mathloop.domain import Kind
 from mathloop.export.graph import render, to_dot
+from mathloop.outputs import OutputError, check_folder, write_text
 from mathloop.search.bracket import bracket
 
 _STYLE = {"discharged": "green", "Lean-checked": "bold green", "open": "yellow", "refuted": "red", "error": "red",
@@ -44,6 +45,10 @@ def graph(
             fail(f"--output {output}: unknown picture format {kind!r} (use .html, .svg, .png or .dot, or --format)")
         if kind in ("svg", "png") and not shutil.which("dot"):
             require_extra("plot", f"`mathloop graph -o {output.name}` without graphviz's dot", "matplotlib")
+        try:
+            check_folder(output)
+        except OutputError as e:
+            fail(f"--output {e}")
     contract = open_contract(target, contract_file)
     repo = open_repo(db, readonly=True)
     try:
@@ -57,25 +62,28 @@ def graph(
     if br is not None:
         bline += f" — bracket (ASSUMING RH) {br.text()}"
     if output is not None:
-        if not output.parent.exists():
-            fail(f"--output {output}: directory {output.parent} does not exist")
         try:
             _write(view, kind, output, bline)
+        except OutputError as e:
+            fail(f"--output {e}")
         except RuntimeError as e:
             fail(str(e), 1)
-        console.print(f"wrote {escape(str(output))}", highlight=False)
+        console.print(f"wrote {output}", highlight=False)
         return
     _print_tree(view, bline)
 
 
 def _write(view, kind: str, output: Path, bline: str) -> None:
-    """Write the picture; svg/png go through graphviz when it is installed, else matplotlib."""
+    """Write the picture all or nothing; svg/png go through graphviz when it is installed, else matplotlib.
+
+    Raises:
+        OutputError: the picture cannot be written (nothing is left behind).
+        RuntimeError: graphviz or matplotlib failed to draw it.
+    """
     if kind == "html":
         from mathloop.view.graph_page import graph_html
 
-        tmp = output.with_name(output.name + ".partial")
-        tmp.write_text(graph_html(view), encoding="utf-8")
-        tmp.replace(output)
+        write_text(output, graph_html(view))
     elif kind == "dot" or shutil.which("dot"):
         render(to_dot(view.contract, list(view.nodes), bline), output, kind)
     else:
@@ -86,23 +94,22 @@ def _write(view, kind: str, output: Path, bline: str) -> None:
 
 def _print_tree(view, bline: str) -> None:
     contract = view.contract
-    tree = Tree(f"[bold]{escape(contract.name)}[/] — {escape(bline)}")
+    tree = Tree(Text.assemble((contract.name, "bold"), f" — {bline}"))
     by_kind: dict[Kind, Tree] = {}
     for n in view.nodes:
-        branch = by_kind.get(n.kind) or by_kind.setdefault(n.kind, tree.add(f"[bold]{n.kind.value}[/]"))
-        style = _STYLE.get(n.status, "white")
-        line = f"[{style}]{escape(n.status)}[/] {escape(n.id)}: {escape(n.title)}"
+        branch = by_kind.get(n.kind) or by_kind.setdefault(n.kind, tree.add(Text(n.kind.value, style="bold")))
+        line = Text.assemble((n.status, _STYLE.get(n.status, "white")), f" {n.id}: {n.title}")
         if n.rank:
-            line += f" (rank {n.rank})"
+            line.append(f" (rank {n.rank})")
         if n.trust:
-            line += escape(f" [{n.trust}]")
+            line.append(f" [{n.trust}]")
         if n.depends_on:
-            line += escape(f" ← {', '.join(n.depends_on)}")
+            line.append(f" ← {', '.join(n.depends_on)}")
         leaf = branch.add(line)
         if n.detail:
-            leaf.add(escape(n.detail))
+            leaf.add(n.detail)
         if n.bound is not None and n.bound.class_maximum is not None:  # theorem or numerical optimum, and why
-            leaf.add(escape(contract.obligation(n.id).bound.class_maximum_text()))
+            leaf.add(contract.obligation(n.id).bound.class_maximum_text())
         if n.kind is Kind.HYPOTHESIS:
-            leaf.add(f"[cyan]{escape(n.citation)}[/]")
+            leaf.add(Text(n.citation or "", style="cyan"))
     console.print(tree)

@@ -12,6 +12,7 @@ from typing import Optional
 import typer
 from rich.progress import Progress
 from rich.table import Table
+from rich.text import Text
 
 from mathloop.cli.common import DB_HELP, console, fail, open_contract, open_repo, print_json
 from mathloop.cli.targets_cmd import doctor_targets, print_doctor_targets
@@ -25,6 +26,7 @@ from mathloop.lean.names import declared_in
 from mathloop.lean.recheck import StoredCommit, check_project, read_manifest
 from mathloop.lean.support_modules import SupportError, imports, package_modules, shared_modules
 from mathloop.lean.toolchain import discover
+from mathloop.outputs import OutputError
 from mathloop.targets import build_target, registered, target_class
 
 MAX_FILE_BYTES = 8_000_000
@@ -40,11 +42,11 @@ def doctor(as_json: bool = typer.Option(False, "--json", help="Machine-readable 
     if tc.available:
         what = ("bundled Lean kernel with mathloop's prelude" if tc.kind == "bundled"
                 else "Lean toolchain with its standard library")
-        console.print(f"Lean: [green]available[/] — {what}: Lean {tc.version} (commit {tc.commit[:12]}), "
-                      f"{' '.join(tc.command)[:120]}", highlight=False)
+        console.print(Text.assemble("Lean: ", ("available", "green"), f" — {what}: Lean {tc.version} (commit "
+                                    f"{tc.commit[:12]}), {' '.join(tc.command)[:120]}"), highlight=False)
     else:
-        console.print("Lean: [yellow]unavailable[/] — commits stay pending/unavailable; install the extra: "
-                      "pip install 'mathloop[lean]'", highlight=False)
+        console.print(Text.assemble("Lean: ", ("unavailable", "yellow"), " — commits stay pending/unavailable; install "
+                                    "the extra: pip install 'mathloop[lean]'"), highlight=False)
     for t in tc.tried:
         console.print(f"  tried: {t}", highlight=False)
     print_doctor_targets(rep["targets"])
@@ -98,11 +100,12 @@ def _report(out: dict, as_json: bool) -> None:
         print_json(out)
     else:
         colour = {"PROVED": "green", "REFUTED": "red", "REFUSED": "red"}.get(out["verdict"], "yellow")
-        console.print(f"[{colour}]{out['verdict']}[/]: {out['reasons'][0] if out['reasons'] else ''}", highlight=False)
+        console.print(Text.assemble((out["verdict"], colour), f": {out['reasons'][0] if out['reasons'] else ''}"),
+                      highlight=False)
         for r in out["reasons"][1:6]:
-            console.print(f"  {r}", highlight=False, markup=False)
+            console.print(f"  {r}", highlight=False)
         for st in out.get("statements") or ():  # fully qualified: `Foo.Nat.add` is never shown as `Nat.add`
-            console.print(f"  theorem {st['theorem']} : {st['statement']}", highlight=False, markup=False)
+            console.print(f"  theorem {st['theorem']} : {st['statement']}", highlight=False)
     if out["verdict"] != "PROVED":
         raise typer.Exit(1)
 
@@ -180,11 +183,10 @@ def lean_check(
     contract = open_contract(target)
     repo = open_repo(db, create=False)
     tgt = build_target(contract)
-    last = attest.latest(repo.engine, contract.sha256)
     tc = discover()
     again = ("unavailable",) if tc.available else ()  # without a Lean, do not re-attest `unavailable`
-    todo = [c for c in repo.commits(contract.sha256)
-            if (all_commits and tc.available) or last.get(c.hash) is None or last[c.hash].status in again]
+    todo = (repo.commits(contract.sha256) if all_commits and tc.available
+            else attest.unattested(repo, contract.sha256, again))
     rows = []
     with Progress(console=console, transient=True, disable=as_json) as bar:
         task = bar.add_task("Lean: checking", total=len(todo))
@@ -228,6 +230,8 @@ def export_lean(contract, repo, out: Path) -> None:
         summary = export_project(contract, commits, out, tgt.lean_render)
     except (ExportError, RenderError, SupportError) as e:
         fail(str(e))
+    except OutputError as e:
+        fail(f"--lean {e}")
     states = [e["lean"]["status"] for e in summary.manifest["commits"]]
     console.print(f"wrote a Lean project with {summary.rendered} certificate module(s) for {len(commits)} commit(s) "
                   f"to {out} (Lean: {states.count('checked')} checked, {states.count('pending')} pending, "

@@ -7,7 +7,6 @@ from typing import Optional
 
 import typer
 from rich import box
-from rich.markup import escape
 from rich.table import Table
 
 from mathloop.cli.common import (DB_HELP, TARGET_HELP, bounds_json, console, contract_line, contract_option,
@@ -40,7 +39,7 @@ def log(
         print_json(out)
         return
     console.print(_table(contract, commits, lean))
-    console.print(escape(hypotheses_line(contract)), highlight=False)  # a conditional result names what it rests on
+    console.print(hypotheses_line(contract), highlight=False)  # a conditional result names what it rests on
 
 
 def _table(contract, commits, lean: dict) -> Table:
@@ -52,7 +51,7 @@ def _table(contract, commits, lean: dict) -> Table:
     wide = console.width >= 110
     rows = [(c, [f"{k} {v}" for k, v in bounds_json(contract, c.bounds).items()]) for c in commits]
     longest = max((len(part) for _, bounds in rows for b in bounds for part in b.split(" ")), default=8)
-    t = Table(title=escape(f"{contract.name} ({contract_line(contract)}): {len(commits)} commit(s)"),
+    t = Table(title=f"{contract.name} ({contract_line(contract)}): {len(commits)} commit(s)",
               box=box.SIMPLE_HEAD)
     t.add_column("seq", justify="right", no_wrap=True)
     t.add_column("commit", no_wrap=True)
@@ -65,6 +64,6 @@ def _table(contract, commits, lean: dict) -> Table:
     for c, bounds in rows:
         created = c.created_at[:19 if wide else 16].replace("T", " ")
         parent = ["-" if c.seq == 0 else c.parent[:12]] if wide else []
-        t.add_row(str(c.seq), c.hash[:12], *parent, created, escape(c.label), escape("\n".join(bounds)),
-                  escape(lean[c.hash]["status"]))
+        t.add_row(str(c.seq), c.hash[:12], *parent, created, c.label, "\n".join(bounds),
+                  lean[c.hash]["status"])
     return t

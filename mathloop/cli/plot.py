@@ -7,9 +7,9 @@ from typing import Optional
 
 import typer
 
-from rich.markup import escape
 
 from mathloop.cli.common import DB_HELP, console, fail, open_contract, open_repo, require_extra
+from mathloop.outputs import OutputError, check_folder
 
 FORMATS = ("png", "svg")
 
@@ -26,14 +26,18 @@ def plot(
     fmt = output.suffix.lstrip(".").lower()
     if fmt not in FORMATS:
         fail(f"--output {output}: unknown picture format {fmt!r} (use .png or .svg)")
-    if not output.parent.exists():
-        fail(f"--output {output}: directory {output.parent} does not exist")
+    try:
+        check_folder(output)
+    except OutputError as e:
+        fail(f"--output {e}")
     repo = open_repo(db, readonly=True)
     try:
         from mathloop.view.history import history
         from mathloop.view.plots import write_history
 
         write_history(history(contract, repo), output, fmt)
+    except OutputError as e:
+        fail(f"--output {e}")
     except RuntimeError as e:
         fail(str(e), 1)
-    console.print(f"wrote {escape(str(output))}", highlight=False)
+    console.print(f"wrote {output}", highlight=False)

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import signal
+import time
 from pathlib import Path
 from typing import Optional
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from mathloop.cli.common import (TARGET_HELP, bounds_text, console, contract_line, contract_option, fail,
                                  hypotheses_line, open_contract, open_repo)
@@ -54,6 +56,24 @@ def _proposer(spec: str, contract: Contract, target, seed: int, model_opts: dict
                              param_hint="--proposer")
 
 
+START_UP_S = 15.0  # a `mathloop run` process is younger than this when the command starts, even on a loaded machine
+
+
+def _process_age() -> float:
+    """Return the seconds since this process started (Python's start-up and imports included), for a process that
+    started for this command; 0 if unknown or older than START_UP_S (an in-process caller: its limit counts from
+    the call)."""
+    try:
+        with open("/proc/self/stat", encoding="ascii") as f:
+            started_ticks = int(f.read().rsplit(")", 1)[1].split()[19])  # field 22: start time since boot
+        with open("/proc/uptime", encoding="ascii") as f:
+            uptime = float(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 0.0
+    age = uptime - started_ticks / os.sysconf("SC_CLK_TCK")
+    return age if 0.0 <= age <= START_UP_S else 0.0
+
+
 def _terminate(signum, frame) -> None:
     raise KeyboardInterrupt
 
@@ -66,16 +86,19 @@ class _Console:
         self.contract, self.progress = contract, progress
         self.engine = None      # the store's engine, for the lineage's counts (set once the store is open)
         self.executor = ""      # "local pool (2 workers); 4 proposals per round" (set once the checker is built)
+        self.lean = ""          # what the Lean worker does beside the session (resumed commits), if anything
         self.budget = 0
         self.task = None
         self.proposer = "local"  # the proposer's name (set once it is built): the exhausted note depends on it
 
     def started(self, head) -> None:
         c = self.contract
-        console.print(f"[bold]{c.name}[/] ({c.target}, {contract_line(c)}) — head {head.hash[:12]} (seq {head.seq}): "
-                      f"{bounds_text(c, head.bounds)}")
-        console.print(escape(hypotheses_line(c)), style="yellow", highlight=False)
+        console.print(Text.assemble((c.name, "bold"), f" ({c.target}, {contract_line(c)}) — head {head.hash[:12]} "
+                                    f"(seq {head.seq}): {bounds_text(c, head.bounds)}"))
+        console.print(Text.assemble(hypotheses_line(c), "yellow"), highlight=False)
         console.print(f"executor: {self.executor}", highlight=False)
+        if self.lean:
+            console.print(self.lean, highlight=False)
         self.task = self.progress.add_task(bounds_text(c, head.bounds), total=self.budget)
 
     def candidate(self, label, head, summary: SessionSummary) -> None:
@@ -97,7 +120,8 @@ def run(
     db: Optional[str] = typer.Option(None, "--db", help="Store path or URL (default $MATHLOOP_DB or ./mathloop.db)."),
     proposer: str = typer.Option("local", "--proposer", help="local | openai | openai+local | replay:FILE.jsonl"),
     budget: Optional[int] = typer.Option(None, "--budget", min=1, help="Candidates to process (default: the contract's)."),
-    time_limit: Optional[float] = typer.Option(None, "--time-limit", min=0.1, help="Wall-clock seconds."),
+    time_limit: Optional[float] = typer.Option(None, "--time-limit", min=0.1, help="Wall-clock seconds for the whole "
+                                               "run, Lean checks included (those still running then stay pending)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the local proposer (deterministic per seed)."),
     samples: int = typer.Option(4, "--samples", min=1, max=64, help="Proposals per round."),
     model: Optional[str] = typer.Option(None, "--model", help="Model name for --proposer openai."),
@@ -126,8 +150,10 @@ def run(
                                   "executor's head-moving answers re-checked in the session."),
 ) -> None:
     """Run a search session: propose, check, gate, and commit only strict progress."""
+    # the whole command's deadline, Lean included, counted from the process's start as `time` counts it
+    deadline = None if time_limit is None else time.monotonic() - _process_age() + time_limit
     contract = open_contract(target, contract_file)
-    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+    bar = Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                    console=console, disable=not progress, transient=False)
     shown = _Console(contract, bar)
     tgt = build_target(contract)
@@ -156,6 +182,8 @@ def run(
     shown.engine, shown.budget = repo.engine, budget
     shown.executor = f"{checker.name}; {samples} proposals per round"
     worker = LeanWorker(repo.engine, contract.sha256, tgt) if lean else None
+    if worker is not None:
+        shown.lean = _resume_pending(worker, repo, contract)
     session = Session(contract, repo, checker, session_id,
                       on_commit=(lambda c, ev: worker.submit(c.hash, ev)) if worker is not None else None)
     # SIGTERM ends the session like Ctrl-C: the store is consistent after every candidate anyway.
@@ -165,7 +193,7 @@ def run(
         with checker:  # every checker child and the executor stop when the session does, however it ends
             try:
                 with bar:
-                    summary = session.run(prop, SessionLimits(budget, time_limit, samples), shown)
+                    summary = session.run(prop, SessionLimits(budget, time_limit, samples, deadline=deadline), shown)
             except SeedRefused as e:
                 repo.end_session(session_id, f"seed refused: {e}")
                 fail(str(e), 1)
@@ -174,8 +202,10 @@ def run(
                 fail(str(e), 1)
             except KeyboardInterrupt:
                 repo.end_session(session_id, "interrupted")
-                console.print("[yellow]interrupted[/]: every processed candidate is recorded; the head is consistent; "
-                              "unchecked commits stay Lean-pending (`mathloop lean-check`).")
+                lean_line = (_pending_line(worker.cancel(), contract) if worker is not None else
+                             f"its commits stay Lean-pending (--no-lean): `mathloop lean-check {contract.name}` checks them.")
+                console.print(Text.assemble(("interrupted", "yellow"), ": every processed candidate is recorded; the head "
+                                            "is consistent; " + lean_line))
                 raise typer.Exit(130)
             except BaseException as e:  # no path leaves the session unsealed; the error itself still surfaces
                 if not isinstance(e, (typer.Exit, SystemExit)):
@@ -186,7 +216,7 @@ def run(
                     worker.close(kill=True)
         repo.end_session(session_id, summary.outcome)
         if worker is not None:
-            _wait_for_lean(worker, progress)
+            _wait_for_lean(worker, progress, contract, deadline)
         stats = prop.stats()
         if stats:
             stats = dataclasses.asdict(stats) if dataclasses.is_dataclass(stats) else dict(stats)
@@ -199,21 +229,53 @@ def run(
         signal.signal(signal.SIGTERM, previous)
 
 
-def _wait_for_lean(worker: LeanWorker, progress: bool) -> None:
-    """Wait for the session's pending Lean checks with a progress line; Ctrl-C leaves them pending."""
+def _resume_pending(worker: LeanWorker, repo, contract: Contract) -> str:
+    """Hand the lineage's Lean-pending commits (no attestation yet: interrupted, or made with --no-lean) to the
+    worker, oldest first; return the line that says so ("" when there are none)."""
+    from mathloop.lean import attest
+
+    todo = attest.unattested(repo, contract.sha256)
+    for c in todo:
+        cand = repo.candidate(c.candidate_id)
+        if cand is not None and cand.evidence is not None:  # a commit without evidence is the audit's finding
+            worker.submit(c.hash, cand.evidence)
+    if not todo:
+        return ""
+    return (f"Lean: resuming {len(todo)} commit(s) left pending by earlier sessions, checked beside this one "
+            "(--no-lean skips Lean)")
+
+
+def _pending_line(n: int, contract: Contract) -> str:
+    """Return the words for `n` commits left without a Lean result and how to check them."""
+    if n == 0:
+        return "no commit is left Lean-pending."
+    return (f"{n} commit(s) stay Lean-pending: `mathloop lean-check {contract.name}` or the next `mathloop run` "
+            "checks them.")
+
+
+def _wait_for_lean(worker: LeanWorker, progress: bool, contract: Contract, deadline: float | None) -> None:
+    """Wait for the session's Lean checks with a progress line, until the run's deadline; Ctrl-C or the deadline
+    leaves the rest pending (nothing recorded about them)."""
+    left = None if deadline is None else max(0.0, deadline - time.monotonic())
     try:
-        with Progress(TextColumn("Lean: {task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                      console=console, disable=not progress, transient=False) as bar:
-            task = bar.add_task("checking this session's commits", total=max(worker.submitted, 1))
-            worker.wait(lambda done, total: bar.update(task, completed=done, total=max(total, 1)))
+        with Progress(TextColumn("Lean: {task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), console=console, disable=not progress, transient=False) as bar:
+            task = bar.add_task("checking commits", total=max(worker.submitted, 1))
+            done = worker.wait(lambda n, total: bar.update(task, completed=n, total=max(total, 1)), timeout_s=left)
     except KeyboardInterrupt:
-        worker.close(kill=True)
-        console.print("[yellow]interrupted[/]: the remaining commits stay Lean-pending (`mathloop lean-check`).")
+        console.print(Text.assemble(("interrupted", "yellow"), ": " + _pending_line(worker.cancel(), contract)))
         raise typer.Exit(130)
-    worker.close()
+    if done:
+        worker.close()
+    else:
+        n = worker.cancel()
+        console.print(f"Lean: the time limit ended the checks; {_pending_line(n, contract)}", highlight=False)
     counts: dict[str, int] = {}
     for out in worker.outcomes.values():
-        counts[out.status] = counts.get(out.status, 0) + 1
+        if out.status != "pending":
+            counts[out.status] = counts.get(out.status, 0) + 1
+    if worker.pending():
+        counts["pending"] = worker.pending()
     console.print("Lean: " + (", ".join(f"{n} {k}" for k, n in sorted(counts.items())) or "no commits to check"),
                   highlight=False)
     other = next((o for o in worker.outcomes.values() if o.status != "checked" and o.reasons), None)
@@ -239,8 +301,8 @@ def _print_summary(contract: Contract, s: SessionSummary, lineage: str, proposer
         table.add_row("quarantined", rec.line())
     table.add_row("lineage (as status shows)", lineage)
     console.print(table)
-    console.print(escape(counts_note({**(lineage_labels or {}), **s.labels})), highlight=False)
-    console.print(escape(hypotheses_line(contract)), highlight=False)
+    console.print(counts_note({**(lineage_labels or {}), **s.labels}), highlight=False)
+    console.print(hypotheses_line(contract), highlight=False)
     if s.outcome == "proposer exhausted":
-        console.print(escape("proposer exhausted: " + exhausted_hint(contract, s.head.bounds, proposer)), style="yellow",
+        console.print("proposer exhausted: " + exhausted_hint(contract, s.head.bounds, proposer), style="yellow",
                       highlight=False)

@@ -6,8 +6,8 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from mathloop.cli.common import (DB_HELP, TARGET_HELP, bounds_json, console, contract_line, contract_option,
                                  hypotheses_line, open_contract, open_repo, print_json)
@@ -67,46 +67,45 @@ def status(
             "failed_rechecks": [f.to_json() for f in failed],  # commits a quarantine re-check contradicts
         })
         return
-    console.print(f"[bold]{escape(contract.name)}[/] — {escape(contract.title)}", highlight=False)
-    console.print(escape(f"{contract_line(contract)}, implementation {contract.target}"
-                         + (f"; {len(older)} older contract version(s) kept as separate lineages" if older else "")),
+    console.print(Text.assemble((contract.name, "bold"), f" — {contract.title}"), highlight=False)
+    console.print(f"{contract_line(contract)}, implementation {contract.target}"
+                  + (f"; {len(older)} older contract version(s) kept as separate lineages" if older else ""),
                   highlight=False)
     if head is None:
-        console.print(escape("no commits yet: run `mathloop run " + contract.name + "`"), highlight=False)
+        console.print("no commits yet: run `mathloop run " + contract.name + "`", highlight=False)
         return
     for f in failed:
-        console.print("[red]failed re-check[/]: " + escape(f"commit {f.commit} (memory row {f.candidate_id}), answered by "
-                      f"quarantined worker {f.worker}: {f.reason}"), highlight=False)
+        console.print(Text.assemble(("failed re-check", "red"), f": commit {f.commit} (memory row {f.candidate_id}), "
+                                    f"answered by quarantined worker {f.worker}: {f.reason}"), highlight=False)
     t = Table(show_header=True)
     t.add_column("bound")
     t.add_column("certified", justify="right")
     for name, value in bounds_json(contract, head.bounds).items():
-        t.add_row(escape(name), value)
+        t.add_row(name, value)
     console.print(t)
-    console.print(escape(hypotheses_line(contract)), highlight=False)
+    console.print(hypotheses_line(contract), highlight=False)
     if br is not None:
-        console.print(escape(f"bracket of the class's best value (ASSUMING RH): {br.text()}"), highlight=False)
+        console.print(f"bracket of the class's best value (ASSUMING RH): {br.text()}", highlight=False)
         if steps:
             shown = steps[-HISTORY_ROWS:]
-            console.print(escape(f"bracket history (every lineage of the pair in this store; last {len(shown)} of "
-                                 f"{len(steps)} moves):"), highlight=False)
+            console.print(f"bracket history (every lineage of the pair in this store; last {len(shown)} of "
+                          f"{len(steps)} moves):", highlight=False)
             for step in shown:
-                console.print(escape("  " + step.text()), highlight=False)
-    console.print(escape(f"head {head.hash} (seq {head.seq}, {head.created_at})"
-                         + f", Lean: {lean[head.hash]['status']}"))
-    console.print(escape("open obligations: " + (", ".join(open_obligations(head.ranks)) or "none")))
+                console.print("  " + step.text(), highlight=False)
+    console.print(f"head {head.hash} (seq {head.seq}, {head.created_at})" + f", Lean: {lean[head.hash]['status']}")
+    console.print("open obligations: " + (", ".join(open_obligations(head.ranks)) or "none"))
     for h in contract.hypotheses:
-        console.print(f"[yellow]hypothesis[/] {escape(f'{h.id}: {h.title} — {h.citation}')}", highlight=False)
+        console.print(Text.assemble(("hypothesis", "yellow"), f" {h.id}: {h.title} — {h.citation}"), highlight=False)
     for b in contract.bounds:
         if b.class_maximum is not None:
-            console.print(escape(f"{b.name}: {b.class_maximum_text()}"), highlight=False)
-    console.print(escape(counts.line()), highlight=False)
-    console.print(escape(f"  {COMMITS_MEANING}; labels: every candidate recorded — {explain_labels(labels)}"),
+            console.print(f"{b.name}: {b.class_maximum_text()}", highlight=False)
+    console.print(counts.line(), highlight=False)
+    console.print(f"  {COMMITS_MEANING}; labels: every candidate recorded — {explain_labels(labels)}",
                   highlight=False)
     insecure = _insecure_sessions(repo, contract.sha256)
     if insecure:
-        console.print(escape(f"executor: insecure (plain tcp off this host) in session(s) {', '.join(map(str, insecure))}; "
-                             "their head-moving answers were re-checked in the session before commit"), highlight=False)
+        console.print(f"executor: insecure (plain tcp off this host) in session(s) {', '.join(map(str, insecure))}; "
+                      "their head-moving answers were re-checked in the session before commit", highlight=False)
 
 
 def _insecure_sessions(repo, contract_sha: str) -> list[int]:

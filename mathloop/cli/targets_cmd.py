@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import typer
-from rich.markup import escape
+from rich.text import Text
 
 from mathloop.cli.common import console, hypotheses_line, print_json
 from mathloop.contract import ContractError
@@ -39,14 +39,14 @@ def targets(as_json: bool = typer.Option(False, "--json", help="Machine-readable
     console.print("targets (entry points mathloop.targets); contract hashes are sha256 prefixes (--json: full)",
                   highlight=False)
     for r in rows:
-        console.print(f"[bold]{escape(r['name'])}[/]  {r.get('contract_sha256', '')[:12] or '-'}  "
-                      f"{escape(r['implementation'])} ({escape(r['package'] or '')})", highlight=False)
+        console.print(Text.assemble((r["name"], "bold"), f"  {r.get('contract_sha256', '')[:12] or '-'}  "
+                                    f"{r['implementation']} ({r['package'] or ''})"), highlight=False)
         if "error" in r:
-            console.print(f"    [red]invalid[/] {escape(r['error'])}", highlight=False)
+            console.print(Text.assemble("    ", ("invalid", "red"), f" {r['error']}"), highlight=False)
             continue
-        console.print(f"    {escape(r['title'])}", highlight=False)
-        console.print(f"    bounds: {escape(', '.join(r['bounds']))}", highlight=False)
-        console.print(f"    {escape(r['rests_on'])}", highlight=False)
+        console.print(f"    {r['title']}", highlight=False)
+        console.print(f"    bounds: {', '.join(r['bounds'])}", highlight=False)
+        console.print(f"    {r['rests_on']}", highlight=False)
 
 
 def doctor_targets() -> list[dict[str, Any]]:
@@ -59,7 +59,7 @@ def print_doctor_targets(rows: list[dict[str, Any]]) -> None:
     bad = [r for r in rows if r["status"] != "ok"]
     ok = len(rows) - len(bad)
     colour = "green" if not bad else "red"
-    console.print(f"Targets: [{colour}]{ok} of {len(rows)} registrations load[/]", highlight=False)
+    console.print(Text.assemble("Targets: ", (f"{ok} of {len(rows)} registrations load", colour)), highlight=False)
     for r in bad:
-        console.print(f"  [red]{r['status']}[/]: {escape(r['name'])} from {escape(r['distribution'])}: "
-                      f"{escape(r['reason'])}", highlight=False)
+        console.print(Text.assemble("  ", (r["status"], "red"), f": {r['name']} from {r['distribution']}: {r['reason']}"),
+                      highlight=False)

@@ -11,9 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import shutil
-import tempfile
 from collections import Counter
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -23,6 +20,7 @@ from mathloop.contract import Contract
 from mathloop.domain import Label, Scores, canonical_json, fraction_str
 from mathloop.env.prompting import messages_at
 from mathloop.env.rewards import RewardTable, certified_gain
+from mathloop.outputs import building_dir
 from mathloop.propose.base import Head
 from mathloop.propose.origin import LOCAL, REPLAY, credit
 from mathloop.propose.schemas import ReplyReader
@@ -118,16 +116,14 @@ def write_dataset(contract: Contract, repo: Repository, out: Path, *, rewards: R
 
     Raises:
         DatasetError: pyarrow is missing, or `out` exists and is not an empty directory.
+        OutputError: `out` cannot be written (its folder is missing or read-only, the disk is full).
     """
     pa, pq = _pyarrow()
     rewards = rewards or RewardTable()
     out = Path(out)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise DatasetError(f"--dataset {out}: exists and is not an empty directory (nothing written)")
-    if not out.parent.is_dir():
-        raise DatasetError(f"--dataset {out}: directory {out.parent} does not exist")
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".partial", dir=out.parent))
-    try:
+    with building_dir(out) as tmp:  # renamed into place when complete; removed on any failure
         collected: list[dict[str, Any]] = []
         for row in rows(contract, repo, rewards):
             collected.append(row)
@@ -146,11 +142,6 @@ def write_dataset(contract: Contract, repo: Repository, out: Path, *, rewards: R
             "files": {name: _sha256(tmp / name) for name in sorted(("README.md", DATA_FILE))},
         }
         (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-        os.chmod(tmp, 0o755)
-        os.rename(tmp, out)  # atomic; onto an empty directory too
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     return manifest
 
 

@@ -11,6 +11,8 @@ from typing import Mapping
 
 import networkx as nx
 
+from mathloop.outputs import replacing, write_text
+
 from mathloop.contract.model import BoundSpec, Contract
 from mathloop.domain import Direction, Evidence, Kind, Trust, Verdict, decimal_str, fraction_str
 
@@ -172,17 +174,20 @@ def to_dot(contract: Contract, nodes: list[NodeStatus], bounds_line: str) -> str
 
 
 def render(dot_text: str, out: Path, fmt: str) -> None:
-    """Write DOT, or SVG/PNG through graphviz's `dot`. Raises RuntimeError if `dot` is missing or fails."""
+    """Write DOT, or SVG/PNG through graphviz's `dot`, all or nothing.
+
+    Raises:
+        OutputError: `out` cannot be written (mathloop.outputs).
+        RuntimeError: `dot` is missing or fails.
+    """
     if fmt == "dot":
-        out.write_text(dot_text, encoding="utf-8")
+        write_text(out, dot_text)
         return
     exe = shutil.which("dot")
     if exe is None:
         raise RuntimeError("graphviz `dot` is not installed (apt-get install graphviz); use --format dot")
-    tmp = out.with_name(out.name + ".partial")
-    proc = subprocess.run([exe, f"-T{fmt}", "-o", str(tmp)], input=dot_text.encode("utf-8"), capture_output=True,
-                          timeout=120)
-    if proc.returncode != 0:
-        tmp.unlink(missing_ok=True)
-        raise RuntimeError(f"dot failed: {proc.stderr.decode(errors='replace')[:500]}")
-    tmp.replace(out)
+    with replacing(out) as tmp:
+        proc = subprocess.run([exe, f"-T{fmt}", "-o", str(tmp)], input=dot_text.encode("utf-8"), capture_output=True,
+                              timeout=120)
+        if proc.returncode != 0:
+            raise RuntimeError(f"dot failed: {proc.stderr.decode(errors='replace')[:500]}")

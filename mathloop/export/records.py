@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Callable, Iterator
 
 from mathloop.contract.model import Contract
 from mathloop.propose.origin import credit
+from mathloop.outputs import replacing
 from mathloop.store.rechecks import resting_on_failed
 from mathloop.store.repository import CandidateRecord, Repository
 
@@ -52,19 +51,17 @@ def _record(contract: Contract, c: CandidateRecord, states: dict, hypotheses: li
 
 
 def write_records(contract: Contract, repo: Repository, out: Path, progress: Callable[[], None] | None = None) -> int:
-    """Write the records as JSONL atomically (temp file, then rename); return how many."""
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=out.name + ".", suffix=".partial", dir=out.parent)
+    """Write the records as JSONL all or nothing (mathloop.outputs); return how many.
+
+    Raises:
+        OutputError: `out` cannot be written (its folder is missing or read-only, the disk is full).
+    """
     n = 0
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
+    with replacing(out) as tmp:
+        with open(tmp, "w", encoding="utf-8") as f:
             for rec in records(contract, repo):
                 f.write(json.dumps(rec, ensure_ascii=False, sort_keys=True) + "\n")
                 n += 1
                 if progress:
                     progress()
-        os.replace(tmp, out)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
     return n

@@ -140,6 +140,13 @@ def latest(engine: Engine, contract_sha: str) -> dict[str, Attestation]:
     return out
 
 
+def unattested(repo: Any, contract_sha: str, again: tuple[str, ...] = ()) -> list[Any]:
+    """Return the lineage's commits (chain order) that have no attestation (`pending`), or whose latest
+    attestation's status is in `again` (`repo` reads commits: the Lean layer never imports the store)."""
+    last = latest(repo.engine, contract_sha)
+    return [c for c in repo.commits(contract_sha) if last.get(c.hash) is None or last[c.hash].status in again]
+
+
 def status_json(att: Attestation | None) -> dict[str, Any]:
     """Return the `lean` object that status/log print for a commit (`pending` without an attestation)."""
     if att is None:

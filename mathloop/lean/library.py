@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Mapping
 
 from mathloop.lean.bundled import _Lock, cache_root
-from mathloop.lean.process import LeanCrash, run_process
+from mathloop.lean.process import LeanCancelled, LeanCrash, run_process
 from mathloop.lean.names import declared_in, prelude_names, shadowing
 from mathloop.lean.source import scan
 from mathloop.lean.support_modules import SupportError, imports, ordered, path_of, shared_modules
@@ -79,6 +79,8 @@ def support_path(tc: Toolchain, modules: Mapping[str, str] | None = None, timeou
                 try:
                     res = run_process(tc.argv("-o", str(root / rel.replace(".lean", ".olean")), "-R", str(root), rel),
                                       cwd=root, timeout_s=timeout_s, env=tc.env(root))
+                except LeanCancelled:
+                    raise  # stopped by this process: the build is simply not done
                 except LeanCrash as e:
                     raise LibraryError(f"{rel}: Lean did not answer: {e}") from None
                 if res.returncode != 0:

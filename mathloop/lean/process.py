@@ -36,6 +36,14 @@ class LeanTimeout(LeanCrash):
     """The wall-clock limit passed; the whole process group was killed."""
 
 
+class LeanCancelled(LeanCrash):
+    """This process ended the run itself (`kill_active`: the session stopped or was interrupted).
+
+    Not an answer about anything, not even that Lean is unavailable: callers record nothing and let it
+    propagate (toolchain discovery does not cache it; a commit stays `pending`).
+    """
+
+
 @dataclass(frozen=True)
 class ProcessOutput:
     """What a finished process printed, its exit code and the wall-clock seconds it took."""
@@ -47,13 +55,18 @@ class ProcessOutput:
 
 
 _ACTIVE: set[int] = set()  # process groups of Lean runs in progress (this process's own)
+_CANCELLED: set[int] = set()  # those of them that kill_active ended: their death is ours, not Lean's
 _ACTIVE_LOCK = threading.Lock()
 
 
 def kill_active() -> None:
-    """Kill every Lean process group this process has started and that is still running."""
+    """Kill every Lean process group this process has started and that is still running.
+
+    Each of those runs then raises LeanCancelled (unless it had already exited on its own).
+    """
     with _ACTIVE_LOCK:
         groups = list(_ACTIVE)
+        _CANCELLED.update(groups)
     for pgid in groups:
         _kill_group(pgid)
 
@@ -71,6 +84,7 @@ def run_process(cmd: Sequence[str], *, cwd: Path, timeout_s: float, memory_mb: i
 
     Raises:
         LeanTimeout: the wall-clock limit passed (the process group was killed).
+        LeanCancelled: kill_active ended it (this process stopped its own checks).
         LeanCrash: the process could not be started, or died from a signal.
     """
     start = time.monotonic()
@@ -97,7 +111,12 @@ def run_process(cmd: Sequence[str], *, cwd: Path, timeout_s: float, memory_mb: i
         _kill_group(proc.pid)  # nothing the checker started may outlive it
         with _ACTIVE_LOCK:
             _ACTIVE.discard(proc.pid)
+            cancelled = proc.pid in _CANCELLED
+            _CANCELLED.discard(proc.pid)
     seconds = time.monotonic() - start
+    if cancelled and proc.returncode != 0:
+        raise LeanCancelled(f"{Path(cmd[0]).name} stopped by this process before it answered", _text(out), _text(err),
+                            proc.returncode)
     if proc.returncode < 0:
         raise LeanCrash(f"{Path(cmd[0]).name} killed by signal {-proc.returncode}", _text(out), _text(err),
                         proc.returncode)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mathloop.lean import bundled
-from mathloop.lean.process import LeanCrash, run_process
+from mathloop.lean.process import LeanCancelled, LeanCrash, run_process
 
 PROBE = "theorem mathloop_probe : Eq (Nat.add 2 2) 4 := rfl\n"
 _VERSION_RE = re.compile(r"Lean \(version (?P<version>[0-9][^,]*),.*?commit (?P<commit>[0-9a-f]{7,40})")
@@ -79,10 +79,16 @@ class Toolchain:
 
 
 def _probe(tc: Toolchain, timeout_s: float = 120) -> tuple[bool, str]:
-    """Return (works?, note): version from `--version`, then a one-line `import Init` file must elaborate."""
+    """Return (works?, note): version from `--version`, then a one-line `import Init` file must elaborate.
+
+    Raises:
+        LeanCancelled: this process stopped the probe itself; that says nothing about the Lean (not cached).
+    """
     with tempfile.TemporaryDirectory(prefix="mathloop-probe-") as tmp:
         try:
             ver = run_process([*tc.command, "--version"], cwd=Path(tmp), timeout_s=timeout_s, env=tc.env())
+        except LeanCancelled:
+            raise
         except LeanCrash as e:
             return False, str(e)
         text = (ver.stdout + ver.stderr).strip()
@@ -91,6 +97,8 @@ def _probe(tc: Toolchain, timeout_s: float = 120) -> tuple[bool, str]:
         (Path(tmp) / "Probe.lean").write_text(PROBE)
         try:
             out = run_process(tc.argv("Probe.lean"), cwd=Path(tmp), timeout_s=timeout_s, env=tc.env())
+        except LeanCancelled:
+            raise
         except LeanCrash as e:
             return False, f"probe file: {e}"
         if out.returncode != 0:
@@ -125,6 +133,9 @@ def discover(*, prefer: str | None = None) -> Toolchain:
     """Return the first working Lean: a real toolchain if one works, else the bundled kernel.
 
     `prefer="bundled"` skips real toolchains. Results are cached per process and environment.
+
+    Raises:
+        LeanCancelled: this process stopped a probe or the prelude's build itself (kill_active); nothing cached.
     """
     key = (prefer, os.environ.get("MATHLOOP_LEAN"), os.environ.get("PATH"), os.environ.get("MATHLOOP_NO_BUNDLED_LEAN"),
            os.environ.get("MATHLOOP_CACHE"))

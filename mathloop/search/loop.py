@@ -41,12 +41,15 @@ class SessionLimits:
         time_limit_s: wall-clock seconds, checked between candidates; None = no limit.
         samples: proposals requested per round.
         rejections_in_context: K most recent refused candidates shown to proposers.
+        deadline: an absolute time (the session clock's) at which the session stops whatever head start
+            `time_limit_s` gave it (the seed's warm-up); `run --time-limit` bounds the whole command with it.
     """
 
     budget: int
     time_limit_s: float | None = None
     samples: int = 1
     rejections_in_context: int = 8
+    deadline: float | None = None
 
 
 @dataclass
@@ -219,9 +222,12 @@ class Session:
         warm_from = clock()
         self.checker.warm()  # every executor worker checks the seed once now, not inside the first round
         t0 += clock() - warm_from  # a head start, not part of the session's time
-        if limits.time_limit_s is not None:  # a check still running at the limit is cut there, not at its timeout
-            self.checker.set_deadline(time.monotonic() + limits.time_limit_s)
-        over = lambda: limits.time_limit_s is not None and clock() - t0 >= limits.time_limit_s  # noqa: E731
+        ends = [t for t in (None if limits.time_limit_s is None else t0 + limits.time_limit_s, limits.deadline)
+                if t is not None]
+        end = min(ends) if ends else None  # on the session clock
+        if end is not None:  # a check still running at the limit is cut there, not at its timeout
+            self.checker.set_deadline(time.monotonic() + (end - clock()))
+        over = lambda: end is not None and clock() >= end  # noqa: E731
         summary = SessionSummary(self.session_id, start_head=head, head=head)
         if observer is not None and hasattr(observer, "started"):
             observer.started(head)
@@ -233,8 +239,7 @@ class Session:
                 break
             ctx = Context(self.contract, head.as_head(), open_obligations(head.ranks),
                           self.repo.recent_rejections(self.contract.sha256, limits.rejections_in_context),
-                          frozenset(seen), rnd, min(limits.samples, limits.budget - done),
-                          None if limits.time_limit_s is None else t0 + limits.time_limit_s)
+                          frozenset(seen), rnd, min(limits.samples, limits.budget - done), end)
             try:
                 proposals = proposer.propose(ctx)                                     # propose
             except StopSession as e:

@@ -13,6 +13,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.pool import NullPool
 from sqlmodel import SQLModel, create_engine
 
+from mathloop.outputs import OutputError, check_folder
 from mathloop.store import models  # noqa: F401  (registers the tables)
 from mathloop.store.migrate import upgrade
 
@@ -56,6 +57,11 @@ def make_engine(db: str | None, *, create: bool = True, readonly: bool = False) 
             raise StoreError(f"--db {path}: directory {path.parent} does not exist")
         if not create and not path.exists():
             raise StoreError(f"--db {path}: no store there (run `mathloop run` first)")
+        if not path.exists():  # a new store: its folder must take a file (not read-only, not someone else's)
+            try:
+                check_folder(path)
+            except OutputError as e:
+                raise StoreError(f"--db {e}") from None
     try:
         engine = create_engine(url, connect_args={"timeout": 30} if url.startswith("sqlite") else {})
     except Exception as e:  # bad URL, missing driver: report at the edge
@@ -77,7 +83,7 @@ def make_engine(db: str | None, *, create: bool = True, readonly: bool = False) 
             return engine
         except Exception as e:  # another writer creating the same fresh store races us: look again
             if attempt == SCHEMA_RETRIES - 1:
-                raise StoreError(f"--db {url}: cannot open store: {e}") from None
+                raise StoreError(f"--db {url}: cannot open store: {str(e).splitlines()[0]}") from None
             time.sleep(0.05 * (attempt + 1))
     return engine
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from mathloop.domain import Kind
 from mathloop.export.graph import COLOURS, STATUSES
+from mathloop.outputs import replacing
 from mathloop.view.graph_data import GraphView
 from mathloop.view.layout import positions
 
@@ -24,14 +25,10 @@ def new_figure(width: float, height: float):
 
 
 def save_atomically(fig, out: Path, fmt: str, *, tight: bool = True) -> None:
-    """Write the figure to `out` through a partial file, so a failure leaves nothing half-written."""
-    tmp = out.with_name(out.name + ".partial")
-    try:
+    """Write the figure to `out` all or nothing (mathloop.outputs). Raises OutputError if it cannot be written."""
+    with replacing(out) as tmp:
         fig.savefig(tmp, format=fmt, dpi=150 if fmt == "png" else None, bbox_inches="tight" if tight else None,
                     metadata={"Date": None} if fmt == "svg" else None)
-        tmp.replace(out)
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 def graph_figure(view: GraphView, out: Path, fmt: str) -> None:

@@ -71,10 +71,13 @@ def curve(seconds: float, seed: int) -> None:
         print(f"\n{name}: published upper bounds " + ", ".join(f"{v} ({who})" for who, v in PUBLISHED[bound])
               + f"; floor {FLOOR[bound][1]} ({FLOOR[bound][0]})")
         start, best, last_print = time.monotonic(), None, -1e9
-        for _, h in mod.optimise(seed):
+        for item in mod.optimise(seed):
             el = time.monotonic() - start
             if el > seconds:
                 break
+            if item is None:  # a checkpoint without improvement
+                continue
+            _, h = item
             if el - last_print < 5:
                 continue
             ev = t.check(None, t.parse({"heights": [str(a) for a in exact(h)]}))

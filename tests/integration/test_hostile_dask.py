@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from contextlib import contextmanager
+from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
@@ -20,8 +21,8 @@ import pytest
 from tests.integration.cli import ROOT, mathloop
 from tests.integration.postgres import private_cluster, unavailable_reason
 
-pytest.importorskip("distributed")
-pytestmark = pytest.mark.slow
+# a marker, not a module-level importorskip: the default tier deselects this slow module without a skip line
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(find_spec("distributed") is None, reason="needs the `dask` extra")]
 
 
 def _free_port() -> int:
@@ -91,3 +92,22 @@ def test_a_hostile_dask_worker_runs_no_code_here_and_forges_no_commit(mode, tmp_
 def test_a_hostile_dask_worker_forges_nothing_into_postgresql(mode, tmp_path):
     with private_cluster() as url:
         _attack(mode, url, tmp_path)
+
+
+@pytest.mark.parametrize("mode", ["pickle-result", "pickle-exception"])
+def test_a_hostile_dask_worker_cannot_make_run_overrun_its_limit_or_print_tracebacks(mode, tmp_path):
+    limit, margin = 20, 4.0  # the margin docs/guide.md states for --time-limit
+    marker = tmp_path / "pwned"
+    with hostile_cluster(mode, marker) as address:
+        start = time.monotonic()
+        proc = mathloop("run", "sidon-autocorrelation", "--db", str(tmp_path / "s.db"), "--time-limit", str(limit),
+                        "--executor", address, "--no-progress", timeout=600)
+        wall = time.monotonic() - start
+    print(f"{mode}: run --time-limit {limit} on a hostile cluster: {wall:.2f} s wall")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert wall <= limit + margin, f"{mode}: --time-limit {limit} took {wall:.1f} s\n{proc.stderr}"
+    lines = proc.stderr.splitlines()
+    assert "Traceback" not in proc.stderr and "Exception ignored" not in proc.stderr, proc.stderr
+    assert lines and all(line.startswith("dask: refused a check's reply (") for line in lines), proc.stderr
+    ran_in = marker.read_text().splitlines() if marker.exists() else []
+    assert not [line for line in ran_in if "mathloop run" in line], f"a worker's pickled reply ran code in the session: {ran_in}"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mathloop.lean import export as lean_project
+from mathloop import outputs
 from mathloop.lean.export import ExportError, export_project
 from mathloop.targets.levinson_conrey.lean_claims import render_commit
 from tests.support.lean_evidence import lc_evidence
@@ -99,10 +99,10 @@ def test_failed_export_leaves_no_half_written_directory(chain, tmp_path, monkeyp
     before = _tree(tmp_path / "out")
 
     def boom(*a, **k):
-        raise OSError("disk full")
+        raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(lean_project.Path, "rename", boom)
-    with pytest.raises(OSError):
+    monkeypatch.setattr(outputs.os, "rename", boom)
+    with pytest.raises(outputs.OutputError, match="No space left on device"):
         export_lean_project(contract, commits, tmp_path / "out")
     assert _tree(tmp_path / "out") == before and sorted(p.name for p in tmp_path.iterdir()) == ["out"]
 

@@ -65,7 +65,8 @@ def _start(n: int, rng: np.random.Generator) -> np.ndarray:
 
 
 def optimise(seed: int, stages: tuple[tuple[int, int], ...] = STAGES) -> Improvements:
-    """Yield (value, f) each time the best float overlap improves; deterministic for a seed."""
+    """Yield (value, f) each time the best float overlap improves, None after every other LP step (so that
+    the proposer sees its deadline); deterministic for a seed."""
     rng = np.random.default_rng(seed)
     best = float("inf")
     for n, solves in stages:
@@ -78,6 +79,7 @@ def optimise(seed: int, stages: tuple[tuple[int, int], ...] = STAGES) -> Improve
             d = _lp_step(f, rho)
             if d is None:
                 rho /= 2
+                yield None
                 continue
             g = np.clip(f + d, 0, 1)
             g = np.clip(g * (n / 2) / g.sum(), 0, 1)
@@ -87,8 +89,10 @@ def optimise(seed: int, stages: tuple[tuple[int, int], ...] = STAGES) -> Improve
                 if cur < best:
                     best = cur
                     yield best, f.copy()
+                    continue
             else:
                 rho /= 2
+            yield None
 
 
 def admissible_integers(f: np.ndarray) -> list[int]:

@@ -63,7 +63,8 @@ def _gradient(x: np.ndarray, beta: float) -> np.ndarray:
 
 
 def optimise(seed: int, stages: tuple[tuple[int, int], ...] = STAGES, polish: bool = True) -> Improvements:
-    """Yield (value, heights) each time the best float value improves; deterministic for a seed.
+    """Yield (value, heights) each time the best float value improves (None at other checkpoints);
+    deterministic for a seed.
 
     With `polish`, the generator never ends (the caller's deadline stops it).
     """
@@ -83,7 +84,7 @@ def optimise(seed: int, stages: tuple[tuple[int, int], ...] = STAGES, polish: bo
 
 def _adam(x: np.ndarray, iters: int, beta_range: tuple[float, float], lr_range: tuple[float, float],
           best: list) -> Improvements:
-    """Run Adam on x, updating best = [value, x] and yielding every improvement at a checkpoint."""
+    """Run Adam on x, updating best = [value, x]; yield every improvement at a checkpoint, else None."""
     m = np.zeros_like(x)
     v = np.zeros_like(x)
     for it in range(1, iters + 1):
@@ -99,6 +100,8 @@ def _adam(x: np.ndarray, iters: int, beta_range: tuple[float, float], lr_range: 
             if val < best[0]:
                 best[0], best[1] = val, x.copy()
                 yield val, x * x
+            else:
+                yield None
 
 
 class SidonProposer(StepProposer):

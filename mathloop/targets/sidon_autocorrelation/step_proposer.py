@@ -2,7 +2,9 @@
 
 The optimiser is a generator of (float value, float heights) improvements whose schedule counts
 iterations, never seconds, so its sequence of iterates is a function of the seed alone; the clock
-only decides how far along it a session gets (ctx.deadline). A proposal is the improvement turned
+only decides how far along it a session gets (ctx.deadline). Between improvements it yields None at
+each checkpoint, so that a deadline is seen within one checkpoint, not one improvement (which can be
+a whole stage apart). A proposal is the improvement turned
 into exact integer heights (`exactify`); the checker certifies whatever is proposed.
 """
 
@@ -20,7 +22,7 @@ from mathloop.propose.base import Context, Proposal, Proposer
 CALL_BUDGET_S = 120.0
 SCALE = 10**9  # heights are proposed as integers round(h / max h · SCALE)
 
-Improvements = Iterator[tuple[float, np.ndarray]]
+Improvements = Iterator[tuple[float, np.ndarray] | None]  # None: a checkpoint without improvement
 
 
 def integer_heights(h: np.ndarray) -> list[int]:
@@ -60,10 +62,13 @@ class StepProposer(Proposer):
         stop = ctx.deadline if ctx.deadline is not None else time.monotonic() + CALL_BUDGET_S
         while not self._done and time.monotonic() < stop:
             try:
-                value, heights = next(self._improvements)
+                item = next(self._improvements)
             except StopIteration:
                 self._done = True
                 break
+            if item is None:  # a checkpoint: look at the clock again
+                continue
+            value, heights = item
             if wanted is not None and value >= wanted:
                 continue
             ints = self._exactify(heights)
