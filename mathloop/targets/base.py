@@ -94,6 +94,7 @@ class Target(ABC):
     # (mathloop/targets/records.py; e.g. "mathloop.targets.shannon_capacity_c7"). None: not a table constant.
     # `published_bounds()` and `mathloop records` read it; the gate never does.
     records_package: ClassVar[str | None] = None
+    records_file: ClassVar[str] = "records.toml"  # the file in that package's data/ (several constants: one each)
     # True when the certified bound follows from the constant's definition alone and rests on no published theorem
     # (e.g. Θ(C7) ≥ |S|^{1/n}); then `required_obligations` names no hypothesis. A test holds the two together.
     definition_only: ClassVar[bool] = False

@@ -5,7 +5,8 @@ of the project's records note: a `[constant]` table, `[[published]]` entries (wh
 source, the construction file stored beside it in `data/` or why it could not be obtained, and the value mathloop
 certifies for it, rounded outward to 12 digits) and `[[mathloop]]` entries (a certified value strictly better than
 the published best, with its exact value, certificate file, the command that re-certifies it and its Lean status).
-A target class names the package holding the file with `records_package` (targets/base.py); `published_bounds()`
+A target class names the package holding the file with `records_package` (targets/base.py), and the file with
+`records_file` when one package holds several constants (e.g. records-3b.toml, records-3c.toml); `published_bounds()`
 (reference lines in plots) and `mathloop records` both read it here. Display data only: the gate never reads it.
 """
 
@@ -164,21 +165,21 @@ def outward(x: Fraction, direction: Direction | str, digits: int = DIGITS) -> st
     return f"{sign}{k // scale}.{k % scale:0{digits}d}"
 
 
-def records_file(package: str) -> Any:
-    """Return the Traversable of `package`'s data/records.toml (package data, read with importlib.resources)."""
-    return resources.files(package) / "data" / RECORDS_FILE
+def records_file(package: str, name: str = RECORDS_FILE) -> Any:
+    """Return the Traversable of `package`'s data/<name> (package data, read with importlib.resources)."""
+    return resources.files(package) / "data" / name
 
 
 @functools.lru_cache(maxsize=64)
-def load(package: str) -> ConstantRecords:
-    """Return the validated records of the constant whose target package is `package`.
+def load(package: str, name: str = RECORDS_FILE) -> ConstantRecords:
+    """Return the validated records of the constant whose target package is `package` (file data/<name>).
 
     Raises:
         ContractError: the file is missing, not TOML, or a key is invalid ("<file>: <key>: <reason>").
     """
-    where = f"{package.replace('.', '/')}/data/{RECORDS_FILE}"
+    where = f"{package.replace('.', '/')}/data/{name}"
     try:
-        text = records_file(package).read_text(encoding="utf-8")
+        text = records_file(package, name).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ContractError(where, "<file>", "missing: the package declares records but ships no records.toml") from None
     except UnicodeDecodeError as e:
@@ -206,7 +207,7 @@ def published_records(target_class: type) -> ConstantRecords | None:
         ContractError: the declared file is missing or invalid.
     """
     package = getattr(target_class, "records_package", None)
-    return None if package is None else load(package)
+    return None if package is None else load(package, getattr(target_class, "records_file", RECORDS_FILE))
 
 
 def construction_file(target_class: type, name: str) -> Any:
