@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from fractions import Fraction
+from pathlib import Path
 from typing import Annotated, Any, ClassVar, Mapping
 
 from mathloop.contract.fields import Table, int_in, validated
@@ -112,6 +113,16 @@ class FurstenbergSarkozy(Target):
 
     def _beyond_record(self, r: Fraction) -> bool:
         return r > max(Fraction(p.certified) for p in self.constant_records().published if p.certified)
+
+    def read_candidate_file(self, path: Path) -> Any:
+        """Return the strict JSON of a candidate file of at most the contract's payload limit (or 1 MB).
+
+        Raises:
+            InputError: unreadable, too large, not UTF-8 or not strict JSON (naming the file).
+        """
+        from mathloop.bounded import read_json
+
+        return read_json(path, max(1_000_000, self.limits.max_payload_bytes), "--candidate")
 
     def local_proposer(self, seed: int) -> Proposer:
         """Return the embedded search over moduli and residue sets (see proposer.py)."""

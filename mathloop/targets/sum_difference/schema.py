@@ -17,7 +17,7 @@ from typing import Any
 
 from mathloop.domain import fraction_str
 from mathloop.targets.base import Malformed
-from mathloop.targets.payload import Rational, exact_keys
+from mathloop.targets.payload import Rational, exact_keys, short_int
 from mathloop.targets.payload_text import check_size, load_payload
 
 KEYS = ("points",)
@@ -60,7 +60,7 @@ def _coordinate(field: str, value: Any, limit: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise Malformed(f"{field}: must be an integer, got {type(value).__name__}")
     if abs(value) > limit:
-        raise Malformed(f"{field}: {value} is beyond ±{limit}")
+        raise Malformed(f"{field}: {short_int(value)} is beyond ±{limit}")
     return value
 
 
