@@ -45,6 +45,7 @@ class Entry:
     lean: str
     exact: str = ""
     date: str = ""
+    path: str = ""  # the installed construction file (absolute), for shipped entries
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,8 @@ class Row:
         """Return the row as JSON (exact values as strings)."""
         best = None if self.best is None else {
             "value": self.best.shown, "exact": self.best.exact, "by": self.best.by, "kind": self.best.kind,
-            "where": self.best.where, "contract": self.best.contract, "lean": self.best.lean, "date": self.best.date}
+            "where": self.best.where, "path": self.best.path, "contract": self.best.contract, "lean": self.best.lean,
+            "date": self.best.date}
         return {"table_id": self.table_id, "symbol": self.symbol, "name": self.name, "direction": self.direction,
                 "definition": self.definition, "bound": self.bound, "targets": list(self.targets),
                 "contracts": list(self.contracts),
@@ -126,13 +128,16 @@ def _kind(proposer: str) -> tuple[str, str]:
 def _shipped(cls: type, records: ConstantRecords) -> list[Entry]:
     # the widest contract of the class (listed last) admits every stored construction, e.g. a set in C7^⊠10
     contract = (getattr(cls, "contract_files", ()) or ("",))[-1].removesuffix(".toml")
+    from mathloop.targets.records import construction_file
+
     folder = cls.records_package.replace(".", "/") + "/data/"
     out = [Entry(Fraction(p.certified), p.certified, p.who, "published", folder + p.construction, contract,
-                 "not run", "", p.date) for p in records.published if p.certified]
+                 "not run", "", p.date, str(construction_file(cls, p.construction)))
+           for p in records.published if p.certified]
     for own in records.mathloop:
         kind = "model" if own.who.startswith("model") else "program" if own.who.startswith("program") else "session"
         out.append(Entry(Fraction(own.value), own.value, own.who, kind, folder + own.construction, contract,
-                         own.lean, own.exact, own.date))
+                         own.lean, own.exact, own.date, str(construction_file(cls, own.construction))))
     return out
 
 
@@ -210,7 +215,7 @@ def write_certificate(repo: Any, row: Row, folder: Path) -> Row:
     tmp = path.with_name(path.name + ".partial")
     tmp.write_text(json.dumps(commit.state, sort_keys=True, indent=1) + "\n", encoding="utf-8")
     tmp.replace(path)
-    return replace(row, best=replace(row.best, where=str(path)))
+    return replace(row, best=replace(row.best, where=str(path), path=str(path)))
 
 
 def _best_cell(row: Row) -> str:
