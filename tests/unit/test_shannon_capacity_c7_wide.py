@@ -43,10 +43,10 @@ def product(a, b):
 
 # --- the grouped check against the pairwise one -------------------------------------------------
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(4))
 def test_grouped_and_pair_listing_checks_count_the_same_bad_pairs_as_the_pairwise_check(seed):
     rng = np.random.default_rng(seed)
-    for _ in range(40):
+    for _ in range(25):
         n, m = int(rng.integers(1, 9)), int(rng.integers(1, 80))
         v = rng.integers(0, 7, size=(m, n))
         if rng.random() < 0.3:

@@ -125,7 +125,7 @@ def test_beyond_the_record_a_disagreeing_second_path_is_a_crash(sd, monkeypatch)
     payload = {"matrix": [["1", "1"], ["1", "-1"]]}
     monkeypatch.setattr(target_mod.SpencerDiscrepancy, "_beyond_record", lambda self, r: True)
     assert check(sd, payload).timings.get("second_path") is not None
-    monkeypatch.setattr(target_mod.disc, "discrepancy_gray", lambda B: 99)
+    monkeypatch.setattr(disc, "discrepancy_gray", lambda B: 99)
     with pytest.raises(CheckerCrash, match="disagree"):
         check(sd, payload)
 

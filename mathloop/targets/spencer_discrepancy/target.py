@@ -14,7 +14,6 @@ from mathloop.domain import Direction, Evidence, Kind, Trust, Verdict, decimal_s
 from mathloop.propose.base import Proposer
 from mathloop.targets.base import CheckerCrash, Target
 from mathloop.targets.evidence import Outcome, assemble
-from mathloop.targets.spencer_discrepancy import disc
 from mathloop.targets.spencer_discrepancy.schema import Candidate, Limits, parse_payload, schema
 
 BOUND = "C10c"
@@ -78,6 +77,8 @@ class SpencerDiscrepancy(Target):
 
     def check(self, parent_state: Mapping[str, Any] | None, candidate: Candidate) -> Evidence:
         """Return the evidence for `candidate` (a full replacement state; the parent is not needed)."""
+        from mathloop.targets.spencer_discrepancy import disc  # numpy: imported where used, never at start-up
+
         t0 = time.perf_counter()
         B, D, n = candidate.integers(), candidate.denominator, candidate.n
         d, x = disc.discrepancy(B)
