@@ -1,8 +1,9 @@
 """The local proposer: residue sets with no square differences, by local search over squarefree moduli.
 
 For a modulus m the residues form the circulant graph on Z/m with r ~ s iff r − s or s − r is a non-zero square mod
-m; a residue set qualifies iff it is independent there. For each squarefree m of a list (those whose exponent could
-beat the head with a set of the size ϑ-style estimate allows, smallest first) an iterated local search (random
+m; a residue set qualifies iff it is independent there. For each squarefree m of a list (those with every prime
+factor ≡ 1 mod 4 first, then the rest, each group smallest first; skipped when a set of about √m residues could not
+beat the head) an iterated local search (random
 greedy fill, then 1-swaps that free room, restarts) looks for a large independent set containing 0 (the graph is
 vertex-transitive). The exponent ½(1 + log|R|/log m) of the best set is proposed when it beats the head; the
 checker decides.
@@ -23,7 +24,22 @@ from mathloop.targets.furstenberg_sarkozy.residues import squarefree
 from mathloop.targets.seed_proposal import seed_proposals
 
 SECONDS_PER_MODULUS = 2.0
-MODULI = tuple(m for m in range(5, 2000) if squarefree(m) is None)
+
+
+def _prime_factors(m: int) -> list[int]:
+    out, p = [], 2
+    while p * p <= m:
+        while m % p == 0:
+            out.append(p)
+            m //= p
+        p += 1
+    return out + ([m] if m > 1 else [])
+
+
+# Squarefree moduli, those with every prime factor ≡ 1 mod 4 first (−1 is a square: the conflict graph is symmetric;
+# Ruzsa's 65 = 5·13 and Beigel–Gasarch's 205 = 5·41 are of this kind), each group in increasing order.
+MODULI = tuple(sorted((m for m in range(5, 2000) if squarefree(m) is None),
+                      key=lambda m: (not all(p % 4 == 1 for p in _prime_factors(m)), m)))
 
 
 class ResidueTarget(Protocol):

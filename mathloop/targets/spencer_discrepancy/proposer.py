@@ -3,7 +3,8 @@ would beat the head.
 
 A rung (m, R, K) asks for K centres whose balls of radius R (with their complements) cover {0,1}^m: then
 disc(A) ≥ m − 2R for the n×n matrix built from them (n = max(m, K)), so C10c ≥ (m − 2R)/√n. The ladder climbs through
-the published values — 3/√5, Griego's 4/√6, Xie's 5/3, Li's 7/√17, the [7,4] Hamming code's 5/√8 (PR #170) — and then
+the published values — 3/√5, Griego's 4/√6, Xie's 5/3, the [7,4] Hamming code's 5/√8 (PR #170), Li's 7/√17 (skipped
+once the head is above it) — and then
 spends the session's remaining time on rungs that would beat them (7/√15, 7/√13, 9/√23, 9/√21), honestly: their
 covering codes may not exist, and the annealing reports how many points stayed uncovered. The proposed matrix is
 always checked exactly; the covering argument only guides the search.
@@ -52,7 +53,8 @@ class DiscrepancyProposer(Proposer):
         self.rng = np.random.default_rng(seed)
         self.rung_seconds = rung_seconds
         fits = [r for r in LADDER + BEYOND if max(r[0], r[2]) <= target.limits.max_n]
-        self.rungs = sorted(fits, key=lambda r: rung_value(*r))
+        # small cubes first (milliseconds each), then by value: a rung below the head by then is skipped
+        self.rungs = sorted(fits, key=lambda r: (r in BEYOND, r[0] > 9, rung_value(*r)))
         self.log: list[dict[str, Any]] = []
 
     def propose(self, ctx: Context) -> list[Proposal]:
