@@ -54,7 +54,6 @@ def main() -> None:
                 times.append(time.perf_counter() - t0)
             print(f"{records.constant.table_id:8} {p.construction[:42]:42} {got.shown:>16} "
                   f"{str(got.shown == p.certified):>7} {statistics.median(times):9.3f} {max(times):7.3f}", flush=True)
-            value = float(got.value)
             top = best.get(records.constant.table_id)
             if top is None or records.better(got.value, top[2]):
                 best[records.constant.table_id] = (got.contract, str(construction_file(cls, p.construction)), got.value)

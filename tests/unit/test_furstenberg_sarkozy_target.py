@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 from fractions import Fraction as F
-from importlib import resources
 
 import numpy as np
 import pytest

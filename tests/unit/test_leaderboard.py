@@ -8,7 +8,6 @@ import re
 from fractions import Fraction as F
 from pathlib import Path
 
-import pytest
 from starlette.testclient import TestClient
 
 from mathloop.propose.base import Proposal

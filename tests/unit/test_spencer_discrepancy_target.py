@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from mathloop.bounded import InputError
-from mathloop.domain import Label, Scores, Verdict
+from mathloop.domain import Label, Scores
 from mathloop.search.gate import decide
 from mathloop.targets import build_target, load_contract
 from mathloop.targets.base import CheckerCrash, Malformed
