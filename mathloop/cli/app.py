@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "plot": ("mathloop.cli.plot", "plot", "Plot certified bounds against commit and wall time (plot extra)."),
     "serve": ("mathloop.cli.serve", "serve", "Serve a read-only web view of a store (web extra)."),
     "check": ("mathloop.cli.check", "check", "Check one candidate file against the head; nothing is committed."),
+    "records": ("mathloop.cli.records_cmd", "records", "Show the certified leaderboard of the table's constants."),
     "export": ("mathloop.cli.export_cmd", "export", "Export records, a dataset, certificates or Lean files from a store."),
     "audit": ("mathloop.cli.audit_cmd", "audit", "Re-verify the hash chain and re-run every commit's checks."),
     "bench": ("mathloop.cli.bench", "bench", "Compare proposers under one frozen, hashed protocol."),

@@ -90,6 +90,14 @@ class Target(ABC):
     # The modules of mathloop's Lean library (`lean/Mathloop/`, the package `mathloop.lean_sources`) that this
     # target's renderings import besides `Mathloop.Exact`. A plug-in ships its own under its package's `lean/`.
     lean_modules: ClassVar[tuple[str, ...]] = ()
+    # The package whose `data/records.toml` lists the published records of the table constant this target bounds
+    # (mathloop/targets/records.py; e.g. "mathloop.targets.shannon_capacity_c7"). None: not a table constant.
+    # `published_bounds()` and `mathloop records` read it; the gate never does.
+    records_package: ClassVar[str | None] = None
+    records_file: ClassVar[str] = "records.toml"  # the file in that package's data/ (several constants: one each)
+    # True when the certified bound follows from the constant's definition alone and rests on no published theorem
+    # (e.g. Θ(C7) ≥ |S|^{1/n}); then `required_obligations` names no hypothesis. A test holds the two together.
+    definition_only: ClassVar[bool] = False
 
     def __init__(self, contract: Contract) -> None:
         self.contract = contract
@@ -218,11 +226,28 @@ class Target(ABC):
 
     @classmethod
     def published_bounds(cls, bound: str) -> tuple[tuple[str, Fraction], ...]:
-        """Return (who, value) of the published bounds on `bound`, for reference lines in plots and views.
+        """Return (who, value as printed) of the published bounds on `bound`, for reference lines in plots and views.
 
-        Display only: the gate never reads them. Default: none.
+        Display only: the gate never reads them. Default: the `[[published]]` entries of the class's records file
+        (`records_package`) when `bound` is the constant's bound obligation; none without a records file.
         """
-        return ()
+        from mathloop.targets.records import published_records
+
+        records = published_records(cls)
+        if records is None or bound != records.constant.bound:
+            return ()
+        return tuple((p.who, Fraction(p.value)) for p in records.published)
+
+    @classmethod
+    def constant_records(cls):
+        """Return the ConstantRecords of the table constant this target bounds (targets/records.py), or None.
+
+        Raises:
+            ContractError: the class declares a records file that is missing or invalid.
+        """
+        from mathloop.targets.records import published_records
+
+        return published_records(cls)
 
     @classmethod
     def lean_support(cls) -> Mapping[str, str]:

@@ -174,11 +174,22 @@ def exact_keys(payload: Any, keys: tuple[str, ...] | set[str] | frozenset[str], 
         raise Malformed(f"{where}: must be an object with keys {allowed}, got {type(payload).__name__}")
     for k in payload:
         if k not in ordered:
-            raise Malformed(f"{str(k)[:40]}: unknown key (allowed: {allowed})")
+            raise Malformed(f"{str(k)[:40] or repr(k)}: unknown key (allowed: {allowed})")  # "''" names an empty key
     for k in ordered:
         if k not in payload:
             raise Malformed(f"{k}: missing")
     return payload
+
+
+def short_int(value: int) -> str:
+    """Return an integer as text for a refusal: its digits, or its size when it has too many to print.
+
+    >>> short_int(12), short_int(10**5000)
+    ('12', 'an integer of about 5001 digits')
+    """
+    if abs(value) < 10**40:
+        return str(value)
+    return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
 
 
 def parse_rational(field: str, value: Any, max_digits: int) -> Fraction:

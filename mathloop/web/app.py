@@ -190,6 +190,12 @@ def create_app(repo: Repository, store_label: str) -> ASGIApp:
         return HTMLResponse(pages.commit_page(c, contract, row.name if row else "?",
                                               lean_statuses(repo, c.contract_sha).get(c.hash, "pending")))
 
+    async def records(request: Request) -> Response:
+        from mathloop.view.leaderboard import leaderboard
+        from mathloop.web.records_page import records_page
+
+        return HTMLResponse(records_page(leaderboard(repo), store_label))
+
     async def favicon(request: Request) -> Response:
         return Response(status_code=204)  # no icon, and no 404 in every browser console
 
@@ -201,6 +207,7 @@ def create_app(repo: Repository, store_label: str) -> ASGIApp:
         Route("/t/{sha}/candidates", candidates, methods=list(READ_METHODS)),
         Route("/candidate/{id:int}", candidate, methods=list(READ_METHODS)),
         Route("/commit/{hash}", commit, methods=list(READ_METHODS)),
+        Route("/records", records, methods=list(READ_METHODS)),
         Route("/favicon.ico", favicon, methods=list(READ_METHODS)),
     ]
 

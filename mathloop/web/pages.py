@@ -49,7 +49,7 @@ def nav_bar(host_note: str = "", *, styled: bool = False, lineage: tuple[str, st
     style = fill("<style>{c}</style>", c=Safe(NAV_CSS)) if styled else Safe("")
     extra = fill('<a id="nav-target" href="/t/{sha}">{name}</a><a href="/t/{sha}/candidates">candidates</a>',
                  sha=lineage[0], name=lineage[1]) if lineage else Safe("")
-    return Safe(style + fill('<nav><a href="/">mathloop</a><a href="/">targets</a>{extra}'
+    return Safe(style + fill('<nav><a href="/">mathloop</a><a href="/">targets</a><a href="/records">records</a>{extra}'
                              '<span class="ro">read-only view{note}</span></nav>',
                              extra=extra, note=f" · {host_note}" if host_note else ""))
 

@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from fractions import Fraction
 from importlib import resources
 from pathlib import Path
 
@@ -29,7 +30,8 @@ from mathloop.store.engine import make_engine
 from mathloop.store.repository import Repository
 from mathloop.targets import build_target
 from mathloop.targets.shannon_capacity_c7.formats import read_candidate
-from mathloop.targets.shannon_capacity_c7.published import PUBLISHED
+from mathloop.targets import target_class
+from mathloop.targets.records import published_records
 from tests.support.contracts import shipped
 
 DATA = resources.files("mathloop.targets.shannon_capacity_c7") / "data"
@@ -48,9 +50,13 @@ def check_speed(repeat: int) -> None:
           f"max {1000 * max(times):.1f} ms over {repeat}; certified {decimal_str(ev.bounds['capacity'], 12)}")
 
 
+def _published() -> list[tuple[str, Fraction]]:
+    """Return (who, printed value) of the published lower bounds (data/records.toml)."""
+    return [(p.who, Fraction(p.value)) for p in published_records(target_class("shannon-capacity-c7")).published]
+
+
 def session(time_limit: float, seed: int) -> None:
-    published = "  ".join(f"{p.size}^(1/{p.n}) = {decimal_str(p.bound(), 6)}" for p in PUBLISHED)
-    print(f"published lower bounds: {published}")
+    print("published lower bounds: " + "  ".join(f"{who}: {v}" for who, v in _published()))
     contract = load_contract(shipped("shannon-capacity-c7"))  # the lineage the session writes
     with tempfile.TemporaryDirectory(prefix="bench-c7-") as tmp:
         db = Path(tmp) / "c7.db"
@@ -67,13 +73,13 @@ def session(time_limit: float, seed: int) -> None:
     for c in commits:
         t = (dt.datetime.fromisoformat(c.created_at) - start).total_seconds()
         size, n = len(c.state["vertices"]), c.state["n"]
-        beaten = [f"{p.size}^(1/{p.n})" for p in PUBLISHED if size**p.n >= p.size**n and p.size > 3]
+        beaten = [who for who, v in _published() if c.bounds["capacity"] >= v and v > 3]
         print(f"{t:7.1f}  {size:5d} {n:2d}  {decimal_str(c.bounds['capacity'], 12):<18}  {', '.join(beaten) or '-'}")
     best = commits[-1]
-    record = max(PUBLISHED, key=lambda p: p.bound())
-    gap = record.bound() - best.bounds["capacity"]
+    who, record = max(_published(), key=lambda p: p[1])
+    gap = record - best.bounds["capacity"]
     print(f"session wall {wall:.0f} s, {len(commits) - 1} commits after the seed; gap to the published best "
-          f"{record.size}^(1/{record.n}): {decimal_str(gap, 6, round_down=False)}")
+          f"({who}, {record}): {decimal_str(gap, 6, round_down=False)}")
 
 
 def main() -> None:

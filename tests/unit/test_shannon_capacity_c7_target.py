@@ -20,7 +20,7 @@ from mathloop.targets.shannon_capacity_c7 import graph
 from mathloop.targets.shannon_capacity_c7 import target as target_mod
 from mathloop.targets.shannon_capacity_c7.construct import code_payload, find_generator, is_independent_code
 from mathloop.targets.shannon_capacity_c7.formats import read_candidate
-from mathloop.targets.shannon_capacity_c7.published import LOVASZ_THETA_DECIMAL, PUBLISHED
+from mathloop.targets.shannon_capacity_c7.published import LOVASZ_THETA_DECIMAL, record_bound
 from tests.support.contracts import shipped
 
 DATA = resources.files("mathloop.targets.shannon_capacity_c7") / "data"
@@ -63,14 +63,14 @@ def test_certifies_the_stored_1971_type_343_code(c7):
     assert ev.bounds["capacity"] == F(3214095849716, 10**12)  # 343^{1/5} = 3.2140958497160...
 
 
-def test_published_bounds_match_their_certified_grid_values():
-    got = {(p.size, p.n): p.bound() for p in PUBLISHED}
-    assert got[(108, 4)] == F(3223709795470, 10**12) and got[(350, 5)] == F(3227108809261, 10**12)
+def test_the_unobtained_sets_printed_values_match_their_grid_roots():
+    assert graph.certified_root(108, 4, 12) == F(3223709795470, 10**12)  # printed 3.2237 (Vesel–Žerovnik)
+    assert graph.certified_root(350, 5, 12) == F(3227108809261, 10**12)  # printed 3.2271 (Mathew–Östergård)
 
 
-def test_contract_goal_is_the_published_record_on_the_grid(c7):
-    assert target_mod.RECORD == (367, 5)
-    assert c7.contract.bound_spec("capacity").goal == PUBLISHED[-1].bound() == F(3257865966783, 10**12)
+def test_contract_goal_is_polak_schrijver_on_the_grid_and_the_record_is_the_best_stored_set(c7):
+    assert c7.contract.bound_spec("capacity").goal == graph.certified_root(367, 5, 12) == F(3257865966783, 10**12)
+    assert record_bound() == graph.certified_root(134753, 10, 12)  # Itty et al.'s set in C7^⊠10
 
 
 def test_linear_code_construction_gives_343_independent_vertices(c7):
@@ -160,7 +160,7 @@ def test_class_maximum_is_above_lovasz_theta_rigorously():
 
 def test_beyond_the_record_a_disagreeing_second_path_is_a_crash(c7, monkeypatch):
     ten = {"n": 1, "vertices": [[0], [2], [4]]}
-    monkeypatch.setattr(target_mod, "RECORD", (2, 1))  # pretend 2 is the record: the 3-set is beyond it
+    monkeypatch.setattr(target_mod.published, "record_bound", lambda: F(2))  # pretend 2 is the record
     assert check(c7, ten).timings.get("second_path") is not None
     assert check(c7, ten).bounds["capacity"] == 3  # both paths agree
     monkeypatch.setattr(target_mod.graph, "independent_plain", lambda vs: False)

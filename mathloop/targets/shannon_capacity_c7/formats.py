@@ -23,14 +23,16 @@ _SEPARATORS = re.compile(r"[\s,;()\[\]]+")
 _DIGIT_WORD = re.compile(r"[0-9]+")
 
 
-def read_candidate(path: Path | str) -> Any:
+def read_candidate(path: Path | str, max_bytes: int = MAX_FILE_BYTES) -> Any:
     """Return the payload of a candidate file (target JSON, JSON list of tuples, or text one vertex per line).
+
+    `max_bytes` caps the file (the contract's payload limit when larger than MAX_FILE_BYTES).
 
     Raises:
         InputError: unreadable, too large, not UTF-8, bad JSON, or a line that is not a vertex
             (the message names the file and the line).
     """
-    text = decode_utf8(read_bytes(path, MAX_FILE_BYTES, "--candidate"), str(path))
+    text = decode_utf8(read_bytes(path, max_bytes, "--candidate"), str(path))
     stripped = text.lstrip()
     if stripped.startswith(("{", "[")) and not _looks_like_text_lines(stripped):
         try:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mathloop.targets.base import Malformed
-from mathloop.targets.payload import exact_keys
+from mathloop.targets.payload import exact_keys, short_int
 from mathloop.targets.payload_text import check_size, load_payload
 from mathloop.targets.shannon_capacity_c7.graph import Q
 
@@ -52,7 +52,7 @@ def _int(field: str, value: Any, lo: int, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise Malformed(f"{field}: must be an integer in {lo}..{hi}, got {type(value).__name__}")
     if not lo <= value <= hi:
-        raise Malformed(f"{field}: {value} is not in {lo}..{hi}")
+        raise Malformed(f"{field}: {short_int(value)} is not in {lo}..{hi}")
     return value
 
 

@@ -24,17 +24,21 @@ BOUND = "capacity"
 INPUT, INDEPENDENT, CAPACITY = "vertex-set", "independent", "capacity-bound"
 # Lovász: Θ(C7) ≤ ϑ(C7) = 3.31766720...; no contract may raise the class maximum above 3.3177.
 THETA_CEILING = Fraction(33177, 10000)
-# Above the published record (|S|, n) = (367, 5) the set is re-checked by a second, independent code path.
-RECORD = (published.RECORD.size, published.RECORD.n)
-MAX_N = 8  # C7^⊠8 has 5.7 million vertices; the pairwise check stays m^2 bytes
+MAX_N = 10  # C7^⊠10 has 282 million vertices; codes fit in int64 and the grouped check (buckets.py) stays fast
+MAX_VERTICES = 200_000
+PAIRWISE_UP_TO = 2000  # up to this many vertices the m×m pairwise check (graph.conflicts), above it the grouped one
+SECOND_PATH_PLAIN = 5_000_000  # |S|·3^n up to which the second path is graph.independent_plain (pure Python)
 
 
 class ShannonCapacityC7(Target):
     """Checks independent sets of C7^⊠n; the bound is the grid-rounded |S|^{1/n}."""
 
     name: ClassVar[str] = "shannon-capacity-c7"
+    definition_only: ClassVar[bool] = True  # Θ(C7) ≥ α(C7^⊠n)^{1/n} by Θ's definition: no theorem taken as given
     decides_by_goal: ClassVar[bool] = True  # its bound obligation is UNKNOWN short of the contract's goal
-    contract_files: ClassVar[tuple[str, ...]] = ("shannon-capacity-c7.toml",)  # in obligations/
+    # in obligations/: powers up to 6 (the first lineage) and up to 10 (the 2026 record's C7^⊠10, a second lineage)
+    contract_files: ClassVar[tuple[str, ...]] = ("shannon-capacity-c7.toml", "shannon-capacity-c7-wide.toml")
+    records_package: ClassVar[str | None] = published.PACKAGE  # data/records.toml: constant 9a's published records
     lean_modules: ClassVar[tuple[str, ...]] = ("Mathloop.ShannonC7",)  # in lean/Mathloop/
     version: ClassVar[str] = "1"
     checks: ClassVar[Mapping[str, Trust]] = {INPUT: Trust.EXACT, INDEPENDENT: Trust.EXACT, CAPACITY: Trust.EXACT}
@@ -46,7 +50,7 @@ class ShannonCapacityC7(Target):
     limit_floors: ClassVar[tuple[Floor, ...]] = (
         Floor(f"bounds.{BOUND}.class_maximum", THETA_CEILING, at_most=True,
               why="Lovász (1979): Θ(C7) ≤ ϑ(C7) = 7cos(π/7)/(1 + cos(π/7)) < 3.3177"),
-        Floor("limits.max_n", Fraction(MAX_N), at_most=True, why="the pairwise check is sized for n ≤ 8"),
+        Floor("limits.max_n", Fraction(MAX_N), at_most=True, why="the independence checks are sized for n ≤ 10"),
     )
 
     def __init__(self, contract: Contract) -> None:
@@ -73,7 +77,13 @@ class ShannonCapacityC7(Target):
         t0 = time.perf_counter()
         import numpy as np  # imported where used: listing targets never loads numpy
 
-        bad, adjacent, duplicates = graph.conflicts(np.array(candidate.vertices, dtype=np.int8))
+        vertices = np.array(candidate.vertices, dtype=np.int8)
+        if len(vertices) <= PAIRWISE_UP_TO:
+            bad, adjacent, duplicates = graph.conflicts(vertices)
+        else:
+            from mathloop.targets.shannon_capacity_c7 import buckets
+
+            bad, adjacent, duplicates = buckets.conflicts(vertices)
         timings = {"independence": time.perf_counter() - t0}
         size, n = len(candidate.vertices), candidate.n
         outcomes = {INPUT: Outcome(Verdict.PROVED, Trust.EXACT)}
@@ -87,10 +97,10 @@ class ShannonCapacityC7(Target):
         else:
             outcomes[INDEPENDENT] = Outcome(Verdict.PROVED, Trust.EXACT)
             r = graph.certified_root(size, n, self.digits)
-            if size ** RECORD[1] > RECORD[0] ** n:  # beyond the published record: a second code path must agree
+            if r > published.record_bound():  # beyond the published record: a second code path must agree
                 t1 = time.perf_counter()
-                if not graph.independent_plain(list(candidate.vertices)):
-                    raise CheckerCrash("the numpy and plain independence checks disagree (a checker bug)")
+                if not _second_path_independent(candidate, vertices):
+                    raise CheckerCrash("the two independence checks disagree (a checker bug)")
                 timings["second_path"] = time.perf_counter() - t1
             bounds[BOUND] = r
             artifacts["certificate"] = {"n": n, "size": size, "r": fraction_str(r), "grid_digits": self.digits,
@@ -107,12 +117,6 @@ class ShannonCapacityC7(Target):
         return Outcome(Verdict.UNKNOWN, Trust.EXACT, (f"certified Θ(C7) ≥ {decimal_str(r, self.digits)} is below "
                                                       f"the goal {decimal_str(goal, self.digits)}",))
 
-    @classmethod
-    def published_bounds(cls, bound: str) -> tuple[tuple[str, Fraction], ...]:
-        """Return (who, certified grid value of |S|^{1/n}) of the published constructions (n > 1)."""
-        return tuple((f"{p.size}^(1/{p.n}): {p.source}", p.bound()) for p in published.PUBLISHED if p.n > 1) \
-            if bound == BOUND else ()
-
     def proposal_form(self) -> "ProposalForm":
         """Return the code + words form (every reply maps to an independent set of C7^⊠5; see form.py)."""
         from mathloop.targets.shannon_capacity_c7.form import CodeForm
@@ -125,9 +129,9 @@ class ShannonCapacityC7(Target):
         Raises:
             InputError: unreadable file or a line that is not a vertex.
         """
-        from mathloop.targets.shannon_capacity_c7.formats import read_candidate
+        from mathloop.targets.shannon_capacity_c7.formats import MAX_FILE_BYTES, read_candidate
 
-        return read_candidate(path)
+        return read_candidate(path, max(MAX_FILE_BYTES, self.limits.max_payload_bytes))
 
     def local_proposer(self, seed: int) -> Proposer:
         """Return the embedded local search over independent sets (see proposer.py)."""
@@ -155,6 +159,15 @@ class ShannonCapacityC7(Target):
             return super().state_summary(state)
 
 
+def _second_path_independent(candidate: Candidate, vertices: Any) -> bool:
+    """Return the second, independent code path's answer: no two vertices equal or adjacent."""
+    if len(vertices) * 3 ** candidate.n <= SECOND_PATH_PLAIN:
+        return graph.independent_plain(list(candidate.vertices))
+    from mathloop.targets.shannon_capacity_c7 import buckets
+
+    return buckets.conflicts_by_pairs(vertices) == 0
+
+
 def _pair(c: Candidate, i: int, j: int) -> str:
     return f"[{i}] {c.vertices[i]} and [{j}] {c.vertices[j]}"
 
@@ -172,7 +185,7 @@ def _settings(contract: Contract) -> tuple[int, Limits]:
                 raise ContractError(contract.path, f"{where}.{k}", "missing")
     digits = _int(contract, "parameters.grid_digits", p["grid_digits"], 1, 30)
     limits = Limits(max_n=_int(contract, "limits.max_n", lim["max_n"], 1, MAX_N),
-                    max_vertices=_int(contract, "limits.max_vertices", lim["max_vertices"], 1, 20_000),
+                    max_vertices=_int(contract, "limits.max_vertices", lim["max_vertices"], 1, MAX_VERTICES),
                     max_payload_bytes=_int(contract, "limits.max_payload_bytes", lim["max_payload_bytes"], 64, 10_000_000))
     return digits, limits
 

@@ -1,0 +1,110 @@
+"""Records files (targets/records.py): strict loading, published_bounds derived from them, every stored construction
+re-certified by its target's checker to the `certified` digits the file states."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from mathloop.contract.model import ContractError
+from mathloop.targets import registered, target_class
+from mathloop.targets.record_check import recertify
+from mathloop.targets.records import construction_file, parse, published_records
+
+GOOD = """
+[constant]
+table_id = "9a"
+name = "x"
+symbol = "X"
+bound = "b"
+direction = "lower"
+definition = "https://example.org/9a.md"
+
+[[published]]
+who = "A"
+value = "3.25"
+date = "2026-07"
+source = "s"
+construction = "a.txt"
+certified = "3.250000000000"
+
+[[published]]
+who = "B"
+value = "3.26"
+date = "2026-08-01"
+source = "s"
+why_not = "a recursive construction"
+"""
+
+
+def _classes_with_records():
+    out = []
+    for key, reg in sorted(registered().items()):
+        if reg.own:
+            cls = target_class(key)
+            if cls.constant_records() is not None:
+                out.append(cls)
+    return out
+
+
+def _stored_constructions():
+    cases = []
+    for cls in _classes_with_records():
+        for p in cls.constant_records().published:
+            if p.construction:
+                size = len(construction_file(cls, p.construction).read_bytes())
+                mark = [pytest.mark.slow] if size > 300_000 else []
+                cases.append(pytest.param(cls.name, p.construction, p.certified, marks=mark,
+                                          id=f"{cls.name}-{p.construction}"))
+    return cases
+
+
+def test_a_valid_records_file_gives_the_best_published_entry_in_its_direction():
+    r = parse(GOOD, "x/records.toml")
+    assert r.best.who == "B" and r.better(Fraction("3.3"), Fraction("3.26"))
+    upper = parse(GOOD.replace('"lower"', '"upper"'), "x")
+    assert upper.best.who == "A"
+
+
+@pytest.mark.parametrize("old, new, key, why", [
+    ('value = "3.25"', 'value = 3.25', "published[0].value", "decimal number written as a string"),
+    ('value = "3.25"', 'value = "3,25"', "published[0].value", "decimal number"),
+    ('date = "2026-07"', 'date = "July 2026"', "published[0].date", "ISO date"),
+    ('why_not = "a recursive construction"', 'why_not = ""', "published[1].why_not", "say why"),
+    ('construction = "a.txt"', 'construction = "../a.txt"', "published[0].construction", "no path"),
+    ('direction = "lower"', 'direction = "down"', "constant.direction", "'upper' or 'lower'"),
+    ('who = "A"', 'who = "A"\nscore = 1', "published[0].score", "unknown key"),
+])
+def test_a_bad_records_file_is_refused_naming_the_key(old, new, key, why):
+    assert old in GOOD
+    with pytest.raises(ContractError, match=why) as e:
+        parse(GOOD.replace(old, new, 1), "x/records.toml")
+    assert e.value.key == key and "\n" not in str(e.value)
+
+
+def test_a_records_file_that_is_not_toml_is_refused():
+    with pytest.raises(ContractError, match="not valid TOML"):
+        parse("[constant\n", "x/records.toml")
+
+
+def test_published_bounds_for_plots_are_the_records_files_entries():
+    for cls in _classes_with_records():
+        r = cls.constant_records()
+        assert cls.published_bounds(r.constant.bound) == tuple((p.who, Fraction(p.value)) for p in r.published)
+        assert cls.published_bounds("no-such-bound") == ()
+
+
+def test_shannon_records_name_the_2026_papers_and_say_why_the_recursive_ones_are_not_stored():
+    r = published_records(target_class("shannon-capacity-c7"))
+    assert r.constant.table_id == "9a" and r.best.who == "Tandon" and r.best.value == "3.25883262"
+    stored = {p.who: p.certified for p in r.published if p.construction}
+    assert stored["Itty, Rosin, Carstensen, Reichman"] == "3.258020737293"
+    assert all(p.why_not for p in r.published if not p.construction)
+
+
+@pytest.mark.parametrize("name, file, certified", _stored_constructions())
+def test_every_stored_construction_recertifies_to_its_stated_digits(name, file, certified):
+    got = recertify(target_class(name), file)
+    assert got.value is not None, got.reasons
+    assert got.shown == certified
