@@ -26,7 +26,18 @@ from mathloop.check.executors import TLS, executor_for
 from mathloop.targets import build_target
 from mathloop.targets.errors import MissingExtra
 
-def _proposer(spec: str, contract: Contract, target, seed: int, model_opts: dict):
+def _proposer(spec: str, contract: Contract, target, seed: int, model_opts: dict, program_time: float = 30.0):
+    if spec.startswith("program:"):
+        from mathloop.cli.programs import program_runner
+        from mathloop.propose.program_files import ProgramFileError, ProgramFileProposer
+
+        path = Path(spec.removeprefix("program:"))
+        if not path.exists():
+            raise typer.BadParameter(f"program {path}: no such file or directory", param_hint="--proposer")
+        try:
+            return ProgramFileProposer(path, program_runner(target, f"--proposer {spec}", program_time))
+        except ProgramFileError as e:
+            raise typer.BadParameter(str(e), param_hint="--proposer") from None
     if spec == "local":
         try:
             return target.local_proposer(seed)
@@ -52,7 +63,7 @@ def _proposer(spec: str, contract: Contract, target, seed: int, model_opts: dict
             return build_openai_proposer(contract, target, opts, polish_seed=seed if spec == "openai+local" else None)
         except ValueError as e:  # a bad option or base URL: the message starts with the field name
             raise typer.BadParameter(str(e)) from None
-    raise typer.BadParameter(f"unknown proposer {spec!r} (local, openai, openai+local, replay:FILE)",
+    raise typer.BadParameter(f"unknown proposer {spec!r} (local, openai, openai+local, replay:FILE, program:PATH)",
                              param_hint="--proposer")
 
 
@@ -118,7 +129,8 @@ def run(
     target: Optional[str] = typer.Argument(None, help=TARGET_HELP),
     contract_file: Optional[Path] = contract_option(),
     db: Optional[str] = typer.Option(None, "--db", help="Store path or URL (default $MATHLOOP_DB or ./mathloop.db)."),
-    proposer: str = typer.Option("local", "--proposer", help="local | openai | openai+local | replay:FILE.jsonl"),
+    proposer: str = typer.Option("local", "--proposer", help="local | openai | openai+local | replay:FILE.jsonl | "
+                                 "program:PATH (a .py file or a directory of them, each run in the sandbox)"),
     budget: Optional[int] = typer.Option(None, "--budget", min=1, help="Candidates to process (default: the contract's)."),
     time_limit: Optional[float] = typer.Option(None, "--time-limit", min=0.1, help="Wall-clock seconds for the whole "
                                                "run, Lean checks included (those still running then stay pending)."),
@@ -138,6 +150,8 @@ def run(
     lean: bool = typer.Option(True, "--lean/--no-lean", help="Lean-check each commit in the background and wait for it "
                               "before exiting (--no-lean: commits stay pending)."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Live progress bar."),
+    program_time: float = typer.Option(30.0, "--program-time", min=0.5, max=3600.0, help="Wall-clock and CPU seconds of "
+                                       "each program run in the sandbox (program proposals)."),
     workers: int = typer.Option(1, "--workers", min=1, max=256, help="Checks run at once (local process pool)."),
     executor: str = typer.Option("local", "--executor", help="local | dask://HOST:PORT (loopback) | tls://HOST:PORT "
                                  "(extra `dask`)."),
@@ -161,12 +175,14 @@ def run(
     model_opts = dict(model=model, base_url=base_url, samples=samples, temperature=temperature, max_tokens=max_tokens,
                       concurrency=concurrency, request_timeout=request_timeout, max_tokens_total=max_tokens_total,
                       repeat_retries=repeat_retries, form=form)
-    prop = _proposer(proposer, contract, tgt, seed, model_opts)
+    prop = _proposer(proposer, contract, tgt, seed, model_opts, program_time)
     shown.proposer = prop.name
     repo = open_repo(db)
     repo.ensure_contract(contract)
     options = {"budget": budget, "time_limit": time_limit, "samples": samples, "proposer": proposer,
                **{k: v for k, v in model_opts.items() if v is not None}}
+    if proposer.startswith("program:") or form == "program":
+        options["program_time"] = program_time  # stored with the session: the limits every program ran under
     if insecure_executor:
         options["insecure_executor"] = True  # stored with the session: `status` shows it
     session_id = repo.start_session(contract.sha256, prop.name, seed, options)

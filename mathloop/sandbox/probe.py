@@ -15,7 +15,9 @@ def probe(packages: tuple[str, ...] = DEFAULT_PACKAGES, bwrap: str | None = None
 
     The answer is kept for the process (a machine does not gain or lose namespaces while a session runs).
     """
-    key = (tuple(packages), bwrap)
+    import shutil
+
+    key = (tuple(packages), bwrap or shutil.which("bwrap"))  # PATH may change between calls (tests, embedders)
     if key not in _answers:
         _answers[key] = _try(packages, bwrap)
     return _answers[key]
