@@ -19,7 +19,15 @@ from mathloop.domain import Direction
 from mathloop.propose.prompt import template
 
 _LINE = 400           # one near miss or failure line, at most
-_STATEMENT = 1500     # the contract's statement, at most
+_STATEMENT = 700      # the contract's statement, at most (program A's comments say the rest)
+_EDIT = """One or more blocks exactly like this one (no headings, no ``` fences); each SEARCH part is copied exactly from
+program A and appears in it once:
+
+<<<<<<< SEARCH
+{line}
+=======
+{line}  # the new line(s) go here
+>>>>>>> REPLACE"""
 
 
 @dataclass(frozen=True)
@@ -102,15 +110,18 @@ def build(contract: Any, target: Any, head: Any, archive: Any, *, limits: Prompt
                 statement=_clip(getattr(contract, "statement", "") or "", _STATEMENT), format=output_format(target),
                 goal=head_line)
     task = (f"Improve program A so that its output certifies a better {bound} (as {word} as you can): change its "
-            "construction, its parameters or its search. Reply with SEARCH/REPLACE edits of program A, or a whole "
-            "program in one ```python block.")
+            "construction, its parameters or its search, and keep its output format. Reply with SEARCH/REPLACE edits "
+            "of program A only.")
     show_a = f"{a_title}\n```python\n{parent.rstrip()}\n```\n"
     sections: list[str] = [show_a]
 
+    def user_text(extra: Sequence[str], a_shown: bool) -> str:
+        return template("program_user.md").substitute(
+            **base, sections="\n".join(extra), reply=_edit_example(parent) if a_shown else _WHOLE_REPLY,
+            task=task if a_shown else _WHOLE.format(bound=bound, word=word))
+
     def size(extra: Sequence[str], a_shown: bool = True) -> int:
-        user = template("program_user.md").substitute(**base, sections="\n".join(extra),
-                                                      task=task if a_shown else _WHOLE.format(bound=bound, word=word))
-        return len(system) + len(user)
+        return len(system) + len(user_text(extra, a_shown))
 
     if size(sections) > limits.max_chars:  # program A itself does not fit: ask for a whole program, shown no code
         sections, parent, parent_sha = [], None, None
@@ -131,9 +142,16 @@ def build(contract: Any, target: Any, head: Any, archive: Any, *, limits: Prompt
     for part in optional:
         if size([*sections, part], parent is not None) <= limits.max_chars:
             sections.append(part)
-    user = template("program_user.md").substitute(**base, sections="\n".join(sections),
-                                                  task=task if parent is not None else _WHOLE.format(bound=bound, word=word))
+    user = user_text(sections, parent is not None)
     return ProgramPrompt([{"role": "system", "content": system}, {"role": "user", "content": user}], parent, parent_sha)
 
 
 _WHOLE = ("Write a whole program whose output certifies {bound} as {word} as you can, in one ```python block.")
+_WHOLE_REPLY = "One ```python block holding the whole program, and nothing else."
+
+
+def _edit_example(parent: str | None) -> str:
+    """Return the edit format shown with a line of program A itself (a no-op as written: the model fills it in)."""
+    line = next((ln for ln in (parent or "").splitlines() if "=" in ln and not ln.startswith((" ", "#", "\t"))
+                 and len(ln) < 60), None) or "x = 1"
+    return _EDIT.format(line=line)
