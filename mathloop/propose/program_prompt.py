@@ -73,14 +73,21 @@ def _value(v: Fraction | None) -> str:
 
 
 def _clip(text: str, limit: int) -> str:
+    """Return `text` on one line, cut to `limit` characters.
+
+    >>> _clip("a  b\\nc", 10), _clip("abcdefgh", 5), _clip("abc def", 0)
+    ('a b c', 'ab...', '')
+    """
     text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    if len(text) <= limit:
+        return text
+    return text[: limit - 3] + "..." if limit > 3 else ""
 
 
-def output_format(target: Any) -> str:
+def output_format(target: Any, schema_chars: int = 1500) -> str:
     """Return the output-format paragraph: the candidate's JSON schema (and the plain forms the target reads)."""
     schema = json.dumps(target.candidate_schema(), sort_keys=True)
-    text = f"Print one JSON object that follows this JSON schema:\n{_clip(schema, 1500)}"
+    text = f"Print one JSON object that follows this JSON schema:\n{_clip(schema, schema_chars)}"
     if hasattr(target, "read_candidate_file"):
         text += ("\nThe checker also reads a JSON list of numbers, or numbers separated by spaces or newlines. Every "
                  "number is taken exactly as printed (\"0.1\" is exactly 1/10).")
@@ -125,6 +132,11 @@ def build(contract: Any, target: Any, head: Any, archive: Any, *, limits: Prompt
 
     if size(sections) > limits.max_chars:  # program A itself does not fit: ask for a whole program, shown no code
         sections, parent, parent_sha = [], None, None
+    for statement, schema in ((_STATEMENT, 1500), (300, 600), (0, 200)):  # a small bound shortens the fixed parts
+        base.update(statement=_clip(getattr(contract, "statement", "") or "", statement),
+                    format=output_format(target, schema))
+        if size(sections, parent is not None) <= limits.max_chars:
+            break
     optional: list[str] = []
     shown = {a.sha256} if a is not None else set()
     for r in best[1:]:

@@ -18,6 +18,7 @@ from typing import Any, Mapping
 
 from mathloop.bounded import MAX_CANDIDATE_BYTES, InputError, read_json
 from mathloop.propose.base import Proposal
+from mathloop.sandbox.runner import CUT_AT_DEADLINE
 from mathloop.targets.errors import Malformed
 
 MAX_PROGRAM_CHARS = 65_536  # a program longer than this is refused unrun (stored, like every refusal, in excerpt)
@@ -96,7 +97,7 @@ class ProgramRunner:
             except Malformed as e:
                 why = str(e)
         outcome = ProgramOutcome(payload, why, record)
-        if run.stopped is None or "session" not in run.stopped:  # a run cut by the session's end may be run again
+        if run.stopped != CUT_AT_DEADLINE:  # a run cut by the session's end says nothing of the program: run it again
             self._done[sha] = outcome
             while len(self._done) > _CACHE:
                 self._done.popitem(last=False)

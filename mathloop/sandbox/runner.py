@@ -25,6 +25,7 @@ from mathloop.sandbox.limits import SandboxLimits
 from mathloop.sandbox.view import DEFAULT_PACKAGES, RuntimeView, runtime_view
 
 _CHUNK = 1 << 16
+CUT_AT_DEADLINE = "stopped at the session's time limit"
 
 
 @dataclass(frozen=True)
@@ -113,7 +114,7 @@ class Sandbox:
         start = time.monotonic()
         end, why = start + limits.wall_s, f"stopped at the wall-clock limit ({limits.wall_s:g} s)"
         if deadline is not None and deadline < end:
-            end, why = deadline, "stopped at the session's time limit"
+            end, why = deadline, CUT_AT_DEADLINE
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 start_new_session=True, close_fds=True, env={"PATH": "/usr/bin:/bin"},
                                 preexec_fn=child_preexec())  # noqa: PLW1509 - the parent-death signal

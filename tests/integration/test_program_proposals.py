@@ -126,6 +126,10 @@ def test_check_runs_a_program_and_refuses_a_failing_one(tmp_path):
     assert out["ok"] and out["bounds_exact"] == {"C1b": "857/2200"} and out["program"]["exit_code"] == 0
     res = invoke("check", TARGET, "--program", str(bad))
     assert res.exit_code == 2 and "program exited with status 4" in res.output
+    wrong = tmp_path / "wrong.py"
+    wrong.write_text(WRONG_TARGET)  # valid JSON, for levinson-conrey
+    res = invoke("check", TARGET, "--program", str(wrong), "--json")
+    assert res.exit_code == 2 and json.loads(res.output)["malformed"] is True
     res = invoke("check", TARGET, "--program", str(good), "--candidate", str(good))
     assert res.exit_code == 2 and "exactly one of --candidate FILE and --program FILE.py" in res.output
 
