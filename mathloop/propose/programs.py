@@ -69,15 +69,21 @@ class ProgramRunner:
         target: the target whose candidate-file rules read the output.
         sandbox: a `mathloop.sandbox.Sandbox` (the only place a program runs).
         limits: the `SandboxLimits` of each run (None: the sandbox's defaults).
+        redact: applied to a program's text before it runs and is stored (default: the `$OPENAI_API_KEY` redactor),
+            so that the text kept is the text that ran and holds no key.
     """
 
-    def __init__(self, target: Any, sandbox: Any, limits: Any = None) -> None:
+    def __init__(self, target: Any, sandbox: Any, limits: Any = None, redact: Any = None) -> None:
+        from mathloop.propose.redact import Redactor
+
         self.target, self.sandbox, self.limits = target, sandbox, limits
+        self.redact = redact if redact is not None else Redactor(os.environ.get("OPENAI_API_KEY") or None)
         self._done: OrderedDict[str, ProgramOutcome] = OrderedDict()
         self.runs = 0
 
     def outcome(self, text: str, deadline: float | None = None) -> ProgramOutcome:
         """Return what running `text` gives (a byte-identical text seen before is not run again)."""
+        text = self.redact(text)
         sha = program_sha(text)
         if sha in self._done:
             self._done.move_to_end(sha)

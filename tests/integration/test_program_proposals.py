@@ -4,7 +4,9 @@ committed with their text as provenance (log, web view, exports, audit); hostile
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
+import sqlite3
 import textwrap
 import time
 from pathlib import Path
@@ -87,6 +89,19 @@ def test_run_commits_a_programs_output_with_its_text_and_audits(tmp_path):
     assert invoke("export", TARGET, "--db", db, "--records", str(records)).exit_code == 0
     exported = [json.loads(line) for line in records.read_text().splitlines()]
     assert any(r.get("meta", {}).get("program", {}).get("text") == textwrap.dedent(GOOD) for r in exported)
+    if importlib.util.find_spec("pyarrow") is not None:
+        import pyarrow.parquet as pq
+
+        out = tmp_path / "dataset"
+        assert invoke("export", TARGET, "--db", db, "--dataset", str(out)).exit_code == 0
+        table = pq.read_table(out / "data" / "train-00000-of-00001.parquet").to_pylist()
+        assert textwrap.dedent(GOOD) in [r["program"] for r in table]
+    # the program text is covered by the audit like every column of the memory
+    with sqlite3.connect(db) as con:
+        row_id, meta = con.execute("SELECT id, proposer_meta FROM candidates WHERE proposer_meta LIKE '%0.9))%'").fetchone()
+        con.execute("UPDATE candidates SET proposer_meta = ? WHERE id = ?", (meta.replace("0.9))", "0.1))"), row_id))
+    audit = invoke("audit", TARGET, "--db", db)
+    assert audit.exit_code == 1 and f"memory row {row_id}" in audit.output and "proposer_meta" in audit.output
 
 
 @pytest.mark.slow
@@ -155,6 +170,19 @@ def test_a_program_editing_the_checker_file_on_disk_changes_nothing(tmp_path):
     repo = Repository(make_engine(db))
     c = next(c for c in repo.candidates(load_contract(TARGET).sha256) if c.proposer.startswith("program:"))
     assert "could not edit" in c.meta["program"]["run"]["stderr_tail"] and c.commit_hash is None
+
+
+def test_a_key_in_a_program_is_redacted_before_it_runs_and_is_stored(monkeypatch):
+    from mathloop.propose.programs import ProgramRunner
+    from mathloop.sandbox import Sandbox, SandboxLimits
+    from mathloop.targets import build_target
+
+    key = "sk-test-secret-key-0123456789abcdef"
+    monkeypatch.setenv("OPENAI_API_KEY", key)
+    runner = ProgramRunner(build_target(load_contract(TARGET)), Sandbox(), SandboxLimits(wall_s=10))
+    out = runner.outcome(f'import sys\nsys.stderr.write("{key}")\nprint(\'{{"heights": ["1"]}}\')\n')
+    assert out.malformed is None and key[:12] not in json.dumps(out.record)
+    assert "[redacted]" in out.record["text"] and "[redacted]" in out.record["run"]["stderr_tail"]
 
 
 @pytest.mark.slow
