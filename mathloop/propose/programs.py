@@ -16,10 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-from mathloop.bounded import MAX_CANDIDATE_BYTES, InputError, read_json
+from mathloop.bounded import MAX_CANDIDATE_BYTES, read_json
 from mathloop.propose.base import Proposal
 from mathloop.sandbox.runner import CUT_AT_DEADLINE
-from mathloop.targets.errors import Malformed
 
 MAX_PROGRAM_CHARS = 65_536  # a program longer than this is refused unrun (stored, like every refusal, in excerpt)
 PROGRAM_KEY = "program"     # meta[PROGRAM_KEY]: text, sha256, run, sandbox
@@ -32,14 +31,18 @@ def program_sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+class OutputError(ValueError):
+    """A program's output is not a candidate of the target; str() says why ("program output: ...")."""
+
+
 def read_output(target: Any, data: bytes) -> Any:
     """Return the candidate payload that a program's output spells, by the target's candidate-file rules.
 
     Raises:
-        Malformed: the output is empty or not a candidate file the target reads (the reason names the rule).
+        OutputError: the output is empty or not a candidate file the target reads (the reason names the rule).
     """
     if not data.strip():
-        raise Malformed("program output: empty (print the candidate to standard output)")
+        raise OutputError("program output: empty (print the candidate to standard output)")
     fd, name = tempfile.mkstemp(prefix="mathloop-output-", suffix=".out")
     try:
         with os.fdopen(fd, "wb") as f:
@@ -47,8 +50,8 @@ def read_output(target: Any, data: bytes) -> Any:
         reader = getattr(target, "read_candidate_file", None)
         try:
             return reader(Path(name)) if reader is not None else read_json(name, MAX_CANDIDATE_BYTES, "output")
-        except (Malformed, InputError) as e:
-            raise Malformed("program output: " + str(e).replace(name, "stdout")) from None
+        except ValueError as e:  # the target's Malformed, or the bounded reader's InputError
+            raise OutputError("program output: " + str(e).replace(name, "stdout")) from None
     finally:
         os.unlink(name)
 
@@ -100,7 +103,7 @@ class ProgramRunner:
         if why is None:
             try:
                 payload = read_output(self.target, run.stdout)
-            except Malformed as e:
+            except OutputError as e:
                 why = str(e)
         outcome = ProgramOutcome(payload, why, record)
         if run.stopped != CUT_AT_DEADLINE:  # a run cut by the session's end says nothing of the program: run it again
