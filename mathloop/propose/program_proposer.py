@@ -134,7 +134,10 @@ class ProgramProposer:
             self.shapes["unreadable"] = self.shapes.get("unreadable", 0) + 1
             return Proposal(raw[:2000], self.name, meta, malformed=f"reply off the program form: {e}")
         self.shapes[program.shape] = self.shapes.get(program.shape, 0) + 1
-        meta.update(program_shape=program.shape, program_edits=program.edits)
+        shown = prompt.parent if prompt.parent is not None else None
+        # a copy of program A (byte for byte, or only in blanks) is not a new program, whoever typed it
+        copied = shown is not None and program.text.split() == shown.split()
+        meta.update(program_shape=program.shape, program_edits=program.edits, program_copies_parent=copied)
         p = self.runner.proposal(program.text, self.name, meta, ctx.deadline)
         if p.malformed is None:
             p = Proposal(p.payload, p.proposer, {**p.meta, "origin": origin_meta(p.payload, p.payload, None)})

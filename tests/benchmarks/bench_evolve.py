@@ -4,7 +4,8 @@ For each target (C1b = erdos-minimum-overlap, C1a = sidon-autocorrelation), one 
 --form program` session of `--minutes` wall-clock minutes on a fresh store, with Qwen2.5-Coder-1.5B-Instruct (Q4_K_M,
 llama-cpp-python's server on the same 2 cores), then per session:
 
-    commits       certified commits after the root (each the output of a program the model wrote or edited)
+    commits/new   certified commits after the root (each the output of a program the model wrote or edited) / those
+                  whose program is not a copy of program A as shown (the starter, or the best program then)
     starter       the value the target's starter program (program A before any program exists) certifies alone
     best          the best certified value of the session (the head), exact digits
     cands         candidates recorded; programs: programs run in the sandbox; diff/full: reply shapes
@@ -87,6 +88,9 @@ def session(target: str, model: str, base_url: str, args, workdir: Path, env: di
         "target": target, "bound": bound, "model": model, "minutes": args.minutes, "seconds": round(seconds, 1),
         "commits": len(log) - 1,
         "commits_from_programs": sum(1 for c in log[1:] if "program" in c),
+        # commits whose program is not program A shown to the model (byte for byte, or up to blanks)
+        "commits_new_programs": sum(1 for r in model_rows if r.get("commit") and not r.get("meta", {}).get(
+            "program_copies_parent") and not _same(r, args.starter_texts.get(target))),
         "starter": args.starters.get(target), "best": head["bounds"].get(bound),
         "best_exact": head["bounds_exact"].get(bound), "candidates": len(model_rows),
         "programs": sum(1 for m in meta if "program" in m and "run" in m["program"]),
@@ -101,14 +105,20 @@ def session(target: str, model: str, base_url: str, args, workdir: Path, env: di
     }
 
 
+def _same(record: dict, starter: str | None) -> bool:
+    """Return whether a record's program is the starter up to blanks (stores written before the copy flag)."""
+    text = record.get("meta", {}).get("program", {}).get("text")
+    return starter is not None and isinstance(text, str) and text.split() == starter.split()
+
+
 def row(r: dict) -> str:
     n = max(r["candidates"], 1)
-    return (f"{r['target']:<22} {r['commits']:>7} {r['starter']:>11} {r['best']:>11} {r['candidates']:>6} "
+    return (f"{r['target']:<22} {r['commits']:>4}/{r['commits_new_programs']:<3} {r['starter']:>11} {r['best']:>11} {r['candidates']:>6} "
             f"{r['programs']:>8} {r['shapes'].get('diff', 0):>4}/{r['shapes'].get('full', 0):<4} {r['off_form']:>8} "
             f"{r['failed']:>6} {r['repeats']:>7} {r['tokens'] / n:>8.0f} {r['seconds'] / n:>6.1f} {r['audit']:>5}")
 
 
-HEADER = (f"{'target':<22} {'commits':>7} {'starter':>11} {'best':>11} {'cands':>6} {'programs':>8} {'diff/full':>9} "
+HEADER = (f"{'target':<22} {'commits/new':>8} {'starter':>11} {'best':>11} {'cands':>6} {'programs':>8} {'diff/full':>9} "
           f"{'off-form':>8} {'failed':>6} {'repeats':>7} {'tok/cand':>8} {'s/cand':>6} {'audit':>5}")
 
 
@@ -137,6 +147,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-evolve-") as tmp:
         targets = [t for t in args.targets.split(",") if t]
         args.starters = {t: starter_value(t, Path(tmp), env) for t in targets}
+        from mathloop.propose.program_prompt import starter
+
+        args.starter_texts = {t: starter(t, {}) for t in targets}
         proc, base_url = serve(model, args.threads, args.n_ctx, Path(tmp))
         try:
             for t in targets:

@@ -62,6 +62,19 @@ def test_programs_and_edits_from_the_model_commit_certified_progress(tmp_path):
 
 
 @pytest.mark.slow
+def test_a_copy_of_program_a_is_marked_as_a_copy(tmp_path):
+    from mathloop.propose.program_prompt import starter
+
+    copy = "Here it is again:\n```python\n" + starter(TARGET, {}) + "```\n"
+    with ScriptedChat([copy]) as chat:
+        res = run(chat, str(tmp_path / "s.db"), "--budget", "1", "--samples", "1")
+    assert res.exit_code == 0, res.output
+    repo = Repository(make_engine(str(tmp_path / "s.db")))
+    row = next(c for c in repo.candidates(load_contract(TARGET).sha256) if c.proposer == "openai:scripted")
+    assert row.meta["program_copies_parent"] is True and row.meta["program_shape"] == "full"
+
+
+@pytest.mark.slow
 def test_the_prompt_stays_within_its_bound(tmp_path):
     db = str(tmp_path / "s.db")
     with ScriptedChat([DIFF, CRASH]) as chat:
