@@ -117,8 +117,8 @@ def build(contract: Any, target: Any, head: Any, archive: Any, *, limits: Prompt
                 statement=_clip(getattr(contract, "statement", "") or "", _STATEMENT), format=output_format(target),
                 goal=head_line)
     task = (f"Improve program A so that its output certifies a better {bound} (as {word} as you can): change its "
-            "construction, its parameters or its search, and keep its output format. Reply with SEARCH/REPLACE edits "
-            "of program A only.")
+            "construction, its parameters or its search, and keep its output format. A copy of program A gains "
+            "nothing: change at least one line. Reply with SEARCH/REPLACE edits of program A only.")
     show_a = f"{a_title}\n```python\n{parent.rstrip()}\n```\n"
     sections: list[str] = [show_a]
 

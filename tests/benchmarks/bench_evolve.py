@@ -128,7 +128,7 @@ def main() -> None:
     ap.add_argument("--targets", default=",".join(TARGETS))
     ap.add_argument("--model", default="1.5b", choices=sorted(MODELS))
     ap.add_argument("--samples", type=int, default=2)
-    ap.add_argument("--max-tokens", type=int, default=512)
+    ap.add_argument("--max-tokens", type=int, default=768)
     ap.add_argument("--temperature", type=float, default=0.7)
     ap.add_argument("--program-time", type=float, default=20.0)
     ap.add_argument("--prompt-chars", type=int, default=8000)
