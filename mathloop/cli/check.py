@@ -145,7 +145,7 @@ def check(
     if out.malformed is not None:
         if as_json:
             print_json({"ok": False, "malformed": True, "bounds": {}, "reasons": [out.malformed]})
-        fail(f"--candidate {candidate}: {out.malformed}")
+        fail(f"{'--program' if ran is not None else '--candidate'} {candidate}: {out.malformed}")
     if out.error is not None:
         if as_json:
             print_json({"ok": False, "error": True, "bounds": {}, "reasons": [out.error]})

@@ -144,7 +144,8 @@ def test_check_runs_a_program_and_refuses_a_failing_one(tmp_path):
     wrong = tmp_path / "wrong.py"
     wrong.write_text(WRONG_TARGET)  # valid JSON, for levinson-conrey
     res = invoke("check", TARGET, "--program", str(wrong), "--json")
-    assert res.exit_code == 2 and json.loads(res.output)["malformed"] is True
+    assert res.exit_code == 2 and json.loads(res.stdout)["malformed"] is True
+    assert res.stderr.startswith(f"error: --program {wrong}: ") and len(res.stderr.splitlines()) == 1
     res = invoke("check", TARGET, "--program", str(good), "--candidate", str(good))
     assert res.exit_code == 2 and "exactly one of --candidate FILE and --program FILE.py" in res.output
 
