@@ -4,7 +4,6 @@ their certified values and reasons, the prompt stays within its bound, and only 
 
 from __future__ import annotations
 
-import json
 from fractions import Fraction
 
 import pytest
@@ -30,8 +29,8 @@ def sandbox_here():
 
 def run(chat: ScriptedChat, db: str, *extra: str):
     return invoke("run", TARGET, "--proposer", "openai", "--form", "program", "--model", "scripted", "--base-url",
-                  chat.base_url, "--db", db, "--samples", "4", "--no-progress", "--no-lean", "--program-time", "20",
-                  *extra)
+                  chat.base_url, "--db", db, "--samples", "4", "--concurrency", "1", "--no-progress", "--no-lean",
+                  "--program-time", "20", *extra)  # one request at a time: reply i answers request i
 
 
 @pytest.mark.slow  # two rounds of four programs (~8 s)
@@ -58,6 +57,40 @@ def test_programs_and_edits_from_the_model_commit_certified_progress(tmp_path):
     assert f"## Program A (its output certified C1b = {float(head.bounds['C1b']):.10g})" in second
     assert "n = 60" in second and "NameError" in second and "the SEARCH text ('n = 41'" in second
     assert "## Program B (its output certified C1b = 0.5)" in second  # the seed's heights: a repeat keeps its value
+    assert invoke("audit", TARGET, "--db", db).exit_code == 0
+
+
+def tent(slope: str, n: int = 20) -> str:
+    """Return a whole program (no numpy: quick) printing a tent of n steps f = 1 - slope·|x| clipped to [0, 1]."""
+    return (f"import json\nn = {n}\nh = [max(0.0, min(1.0, 1 - abs(-1 + (i + 0.5) * 2 / n) * {slope})) "
+            "for i in range(n)]\nprint(json.dumps({'heights': [f'{v:.6f}' for v in h]}))\n")
+
+
+@pytest.mark.slow  # one session of two rounds, four programs (~7 s on a loaded machine)
+def test_the_next_prompt_shows_parents_and_near_misses_with_certified_values_and_reasons(tmp_path):
+    db = str(tmp_path / "s.db")
+    replies = [f"A tent:\n```python\n{tent('0.9')}```\n", f"```python\n{tent('0.5')}```",
+               f"```python\n{tent('0.3')}```", "<<<<<<< SEARCH\nn = 20\n=======\nn = 30\n>>>>>>> REPLACE\n"]
+    with ScriptedChat(replies) as chat:
+        res = run(chat, db, "--samples", "3", "--budget", "4", "--prompt-chars", "6000")
+        sizes = [sum(len(m["content"]) for m in r["messages"]) for r in chat.requests]
+        second = chat.requests[3]["messages"][1]["content"]
+    assert res.exit_code == 0, res.output
+    assert len(sizes) == 4 and max(sizes) <= 6000, sizes
+    # program A: the committed whole program with its exact value; B: the next best certified; then the near miss
+    assert "## Program A (its output certified C1b = 0.3895454545)\n```python\n" + tent("0.9") in second
+    assert "## Program B (its output certified C1b = 0.4816666667)" in second and "* 0.5))" in second
+    near = second.split("## Near misses (checked, not kept; newest first)\n", 1)[1].splitlines()[0]
+    assert near.startswith("- 0.4948615917: ") and "worse than the head's 0.38954546" in near
+    assert "Reply with SEARCH/REPLACE edits of program A only." in second
+    repo = Repository(make_engine(db))
+    rows = {c.meta["program"]["text"]: c for c in repo.candidates(load_contract(TARGET).sha256)
+            if c.proposer == "openai:scripted"}  # a round's replies arrive in any order
+    assert set(rows) == {tent("0.9"), tent("0.5"), tent("0.3"), tent("0.9", 30)}
+    edited, parent = rows[tent("0.9", 30)], rows[tent("0.9")]
+    assert edited.meta["program_shape"] == "diff" and parent.meta["program_shape"] == "full"
+    assert edited.meta["parent_program"] == parent.meta["program"]["sha256"] and parent.commit_hash
+    assert not rows[tent("0.5")].commit_hash and not rows[tent("0.3")].commit_hash
     assert invoke("audit", TARGET, "--db", db).exit_code == 0
 
 

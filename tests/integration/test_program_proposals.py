@@ -119,16 +119,35 @@ def test_the_web_view_shows_the_program_escaped(tmp_path):
     assert "<script>alert(1)" not in page and "&lt;script&gt;alert(1)" in page
 
 
-def test_run_refuses_program_proposals_without_a_sandbox_in_one_line(tmp_path, monkeypatch):
-    monkeypatch.setenv("PATH", str(tmp_path))  # no bwrap on PATH
-    db = tmp_path / "s.db"
-    (tmp_path / "p.py").write_text(GOOD)
-    res = invoke("run", TARGET, "--proposer", f"program:{tmp_path / 'p.py'}", "--db", str(db), "--no-progress")
+NO_BWRAP = "programs run only in a sandbox, and none can be made here: bubblewrap (`bwrap`) is not on PATH"
+NO_NAMESPACES = ("programs run only in a sandbox, and none can be made here: bubblewrap ({bwrap}) cannot make a sandbox "
+                 "here: bwrap: No permissions to create a new namespace")
+
+
+@pytest.mark.parametrize("entry", ["run program:PATH", "run --form program", "check --program"])
+@pytest.mark.parametrize("missing", ["no bwrap on PATH", "bwrap cannot make namespaces"])
+def test_program_proposals_are_refused_in_one_line_where_no_sandbox_can_be_made(entry, missing, tmp_path, monkeypatch):
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    if missing == "bwrap cannot make namespaces":  # e.g. a container that forbids user namespaces
+        fake = bin_dir / "bwrap"
+        fake.write_text("#!/bin/sh\necho 'bwrap: No permissions to create a new namespace' >&2\nexit 1\n")
+        fake.chmod(0o755)
+    monkeypatch.setenv("PATH", str(bin_dir))
+    db, prog = tmp_path / "s.db", tmp_path / "p.py"
+    prog.write_text(GOOD)
+    args, what = {
+        "run program:PATH": (["run", TARGET, "--proposer", f"program:{prog}"], f"--proposer program:{prog}"),
+        "run --form program": (["run", TARGET, "--proposer", "openai", "--form", "program", "--model", "m",
+                                "--base-url", "http://127.0.0.1:9/v1"], "--form program"),
+        "check --program": (["check", TARGET, "--program", str(prog)], f"--program {prog}"),
+    }[entry]
+    res = invoke(*args, "--db", str(db), *(["--no-progress"] if args[0] == "run" else []))
     assert res.exit_code == 2
     lines = [ln for ln in res.output.splitlines() if ln.strip()]
-    assert len(lines) == 1 and lines[0].startswith(f"error: --proposer program:{tmp_path / 'p.py'}: programs run "
-                                                   "only in a sandbox, and none can be made here: bubblewrap")
-    assert not db.exists()  # refused before the store was opened
+    why = NO_BWRAP if missing == "no bwrap on PATH" else NO_NAMESPACES.format(bwrap=bin_dir / "bwrap")
+    assert len(lines) == 1 and lines[0].startswith(f"error: {what}: {why}"), lines
+    assert not db.exists()  # refused before the store was opened: nothing written, nothing run unsandboxed
 
 
 def test_check_runs_a_program_and_refuses_a_failing_one(tmp_path):
