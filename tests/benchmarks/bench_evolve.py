@@ -11,6 +11,7 @@ llama-cpp-python's server on the same 2 cores), then per session:
     cands         candidates recorded; programs: programs run in the sandbox; diff/full: reply shapes
     off-form      replies that gave no program; failed: programs that printed no usable candidate
     repeats       outputs equal to a stored candidate (recorded, not checked)
+    copies        programs that only copied program A as shown (up to blanks)
     tok/cand      prompt + completion tokens per candidate; s/cand wall-clock seconds per candidate
     tok/s         completion tokens per second of request time (the server's generation speed, prompt included)
     audit         `mathloop audit` of the store
@@ -99,6 +100,7 @@ def session(target: str, model: str, base_url: str, args, workdir: Path, env: di
         "off_form": sum(1 for why in reasons if why.startswith(("reply off the program form", "truncated"))),
         "failed": sum(1 for m, why in zip(meta, reasons) if "program" in m and why.startswith(("program ", "stopped"))),
         "repeats": sum(1 for m in meta if m.get("repeat_of")),
+        "copies": sum(1 for m in meta if m.get("program_copies_parent")),
         "tokens": sum(int(m.get("prompt_tokens", 0)) + int(m.get("completion_tokens", 0)) for m in meta),
         "completion_tokens": sum(int(m.get("completion_tokens", 0)) for m in meta),
         "request_seconds": round(sum(float(m.get("latency_s", 0.0)) for m in meta), 1),
@@ -117,7 +119,7 @@ def row(r: dict) -> str:
     n = max(r["candidates"], 1)
     return (f"{r['target']:<22} {r['commits']:>4}/{r['commits_new_programs']:<3} {r['starter']:>11} {r['best']:>11} {r['candidates']:>6} "
             f"{r['programs']:>8} {r['shapes'].get('diff', 0):>4}/{r['shapes'].get('full', 0):<4} {r['off_form']:>8} "
-            f"{r['failed']:>6} {r['repeats']:>7} {r['tokens'] / n:>8.0f} {r['seconds'] / n:>6.1f} {_rate(r):>5} {r['audit']:>5}")
+            f"{r['failed']:>6} {r['copies']:>6} {r['repeats']:>7} {r['tokens'] / n:>8.0f} {r['seconds'] / n:>6.1f} {_rate(r):>5} {r['audit']:>5}")
 
 
 def _rate(r: dict) -> str:
@@ -125,7 +127,7 @@ def _rate(r: dict) -> str:
 
 
 HEADER = (f"{'target':<22} {'commits/new':>8} {'starter':>11} {'best':>11} {'cands':>6} {'programs':>8} {'diff/full':>9} "
-          f"{'off-form':>8} {'failed':>6} {'repeats':>7} {'tok/cand':>8} {'s/cand':>6} {'tok/s':>5} {'audit':>5}")
+          f"{'off-form':>8} {'failed':>6} {'copies':>6} {'repeats':>7} {'tok/cand':>8} {'s/cand':>6} {'tok/s':>5} {'audit':>5}")
 
 
 def main() -> None:
