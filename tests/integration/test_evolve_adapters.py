@@ -43,6 +43,7 @@ def evaluator_file(folder: Path, module: str, db: Path) -> Path:
     return path
 
 
+@pytest.mark.slow  # four OpenEvolve iterations and their sandboxed programs (~3.5 s)
 def test_openevolve_run_against_a_scripted_endpoint_leaves_certified_commits(tmp_path):
     openevolve = pytest.importorskip("openevolve", reason="the `evolve` extra (pip install 'mathloop[evolve]')")
     from openevolve.config import Config, LLMModelConfig
@@ -185,3 +186,8 @@ def test_simpletes_evaluator_gives_failures_minus_infinity_and_no_error_to_succe
     quick.close()
     assert failed["combined_score"] == -math.inf and node_score(failed) == -math.inf
     assert "wall-clock limit (1 s)" in failed["error"]
+    repo = Repository(make_engine(str(tmp_path / "s.db")))
+    head = repo.head(load_contract(TARGET).sha256)
+    assert head.hash == ok["commit"] and str(head.bounds["C1b"]) == "857/2200"  # the best is a certified commit
+    audit = invoke("audit", TARGET, "--db", str(tmp_path / "s.db"))
+    assert audit.exit_code == 0 and "audit ok" in audit.output
