@@ -19,7 +19,7 @@ from mathloop.propose.chat import ChatEndpoint, ChatReply, RequestFailed, RetryP
 from mathloop.propose.openai_proposer import NO_KEY, OpenAIOptions, ProposerStats
 from mathloop.propose.origin import origin_meta
 from mathloop.propose.program_prompt import ProgramPrompt, PromptLimits, build, starter
-from mathloop.propose.program_reply import ReplyError, read_reply
+from mathloop.propose.program_reply import ReplyError, read_reply, same_code
 from mathloop.propose.programs import ProgramRunner
 from mathloop.propose.redact import Redactor
 from mathloop.propose.response_format import FormatNegotiation
@@ -135,8 +135,8 @@ class ProgramProposer:
             return Proposal(raw[:2000], self.name, meta, malformed=f"reply off the program form: {e}")
         self.shapes[program.shape] = self.shapes.get(program.shape, 0) + 1
         shown = prompt.parent if prompt.parent is not None else None
-        # a copy of program A (byte for byte, or only in blanks) is not a new program, whoever typed it
-        copied = shown is not None and program.text.split() == shown.split()
+        # a copy of program A (up to blanks and comments) is not a new program, whoever typed it
+        copied = shown is not None and same_code(program.text, shown)
         meta.update(program_shape=program.shape, program_edits=program.edits, program_copies_parent=copied)
         p = self.runner.proposal(program.text, self.name, meta, ctx.deadline)
         if p.malformed is None:

@@ -119,3 +119,26 @@ def read_reply(reply: str, parent: str | None) -> ProgramReply:
     if not blocks or not blocks[0].strip():
         raise ReplyError("no program: reply with one ```python block holding a whole program, or SEARCH/REPLACE edits")
     return ProgramReply(blocks[0], "full")
+
+
+def same_code(a: str, b: str) -> bool:
+    """Return whether two program texts are the same code: equal token streams, comments and blank lines aside.
+
+    A reply that only adds a comment (the 1.5B model copied the prompt's example edit, `n = 40  # the new line(s) go
+    here`, as its whole answer) is a copy of its parent. The texts are only tokenised, never run; a text the tokenizer
+    refuses is compared by its words.
+
+    >>> same_code("n = 40\\n", "n = 40  # the new line(s) go here\\n\\n"), same_code("n = 40\\n", "n = 41\\n")
+    (True, False)
+    """
+    import io
+    import tokenize
+
+    def tokens(text: str) -> list[tuple[int, str]]:
+        skip = (tokenize.COMMENT, tokenize.NL, tokenize.ENCODING)
+        return [(t.type, t.string) for t in tokenize.generate_tokens(io.StringIO(text).readline) if t.type not in skip]
+
+    try:
+        return tokens(a) == tokens(b)
+    except (tokenize.TokenError, SyntaxError, ValueError):
+        return a.split() == b.split()

@@ -58,7 +58,7 @@ def hostile(tmp: Path, port: int) -> dict[str, str]:
                 return max(heights)
             exec("def score(heights):\\n    return 0.0")   # AlphaEvolve's notebooks: evolved code rewriting its scorer
             globals()["evaluate"] = lambda path: {"combined_score": 1e9}
-            heights = [0, 0, 9, 0]
+            heights = [0, 0, 0, 7, 0]
             sys.stderr.write(f"claimed score {score(heights)}\\n")
             print({"heights": [str(h) for h in heights]}.__repr__().replace("'", '"'))
         """),

@@ -99,12 +99,15 @@ def test_a_copy_of_program_a_is_marked_as_a_copy(tmp_path):
     from mathloop.propose.program_prompt import starter
 
     copy = "Here it is again:\n```python\n" + starter(TARGET, {}) + "```\n"
-    with ScriptedChat([copy]) as chat:
-        res = run(chat, str(tmp_path / "s.db"), "--budget", "1", "--samples", "1")
+    # the prompt's example edit sent back as it stands: only a comment changes (the 1.5B model did this on C1b)
+    example = "<<<<<<< SEARCH\nn = 40\n=======\nn = 40  # the new line(s) go here\n>>>>>>> REPLACE\n"
+    with ScriptedChat([copy, example]) as chat:
+        res = run(chat, str(tmp_path / "s.db"), "--budget", "2", "--samples", "2")
     assert res.exit_code == 0, res.output
     repo = Repository(make_engine(str(tmp_path / "s.db")))
-    row = next(c for c in repo.candidates(load_contract(TARGET).sha256) if c.proposer == "openai:scripted")
-    assert row.meta["program_copies_parent"] is True and row.meta["program_shape"] == "full"
+    rows = [c for c in repo.candidates(load_contract(TARGET).sha256) if c.proposer == "openai:scripted"]
+    assert [(c.meta["program_shape"], c.meta["program_copies_parent"]) for c in rows] == [("full", True),
+                                                                                         ("diff", True)]
 
 
 @pytest.mark.slow

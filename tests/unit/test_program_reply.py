@@ -51,3 +51,13 @@ def test_an_edit_replacing_a_unique_line_changes_exactly_that_line(lines):
     out = read_reply(block(target, "changed = True\n"), parent).text
     assert out == parent.replace(target, "changed = True\n") and out.count("changed = True") == 1
     assert parse_edits(block(target, "changed = True\n")) == [(target, "changed = True\n")]
+
+
+def test_a_reply_that_only_adds_a_comment_is_the_same_code():
+    from mathloop.propose.program_reply import same_code
+
+    parent = "import json\nn = 40\nprint(json.dumps([n]))\n"
+    assert same_code(parent, parent.replace("n = 40", "n = 40  # the new line(s) go here") + "\n\n# done\n")
+    assert not same_code(parent, parent.replace("n = 40", "n = 41"))
+    assert not same_code(parent, parent.replace("[n]", "[n, n]"))
+    assert same_code("x = (\n", "x = (\n") and not same_code("x = (\n", "y = (\n")  # untokenisable: by words
