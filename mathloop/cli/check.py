@@ -41,6 +41,31 @@ def _malformed(reason: str, as_json: bool) -> NoReturn:
     fail(reason)
 
 
+def _run_program(path: Path, contract, seconds: float, as_json: bool) -> tuple[Any, dict]:
+    """Return (the payload the program printed, what the run did); exit 2 when it printed no usable candidate."""
+    from mathloop.bounded import read_text
+    from mathloop.cli.programs import program_runner
+    from mathloop.propose.programs import MAX_PROGRAM_CHARS
+
+    try:
+        text = read_text(path, 4 * MAX_PROGRAM_CHARS, "--program")
+    except InputError as e:
+        fail(str(e))
+    runner = program_runner(build_target(contract), f"--program {path}", seconds)
+    out = runner.outcome(text)
+    run = dict(out.record.get("run") or {})
+    ran = {"sha256": out.record["sha256"], **{k: run[k] for k in ("seconds", "exit_code", "stopped", "stdout_bytes")
+                                              if k in run}}
+    if out.malformed is not None:
+        if as_json:
+            print_json({"ok": False, "malformed": True, "bounds": {}, "reasons": [out.malformed], "program": ran})
+        fail(f"--program {path}: {out.malformed}")
+    if not as_json:
+        console.print(f"program {path} (sha256 {ran['sha256'][:12]}): ran in the sandbox in {ran.get('seconds')} s, "
+                      f"{ran.get('stdout_bytes')} bytes of output", highlight=False)
+    return out.payload, ran
+
+
 def _checker(contract) -> Checker:
     """Return the checker `mathloop run` uses: a killable checker child with the contract's timeout, and the gate."""
     return Checker(contract, target=build_target(contract))
@@ -80,6 +105,10 @@ def check(
                                              "file)."),
     example: bool = typer.Option(False, "--example", help="Print an example candidate (the contract's seed) as JSON "
                                  "and exit: `check T --example > c.json` gives a file for --candidate."),
+    program: Optional[Path] = typer.Option(None, "--program", help="A Python program whose standard output is the "
+                                           "candidate; it runs in the sandbox (no network, own directory, limits)."),
+    program_time: float = typer.Option(30.0, "--program-time", min=0.5, max=3600.0, help="Wall-clock and CPU seconds "
+                                       "of the program run."),
     db: Optional[str] = typer.Option(None, "--db", help="Check against this store's head state. " + DB_HELP),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
@@ -88,9 +117,15 @@ def check(
     if example:
         print_json(dict(contract.seed))
         return
-    if candidate is None:
-        fail("--candidate FILE is required (or --example, which prints a candidate to start from)")
-    payload = _read_candidate(candidate, contract, as_json)
+    if (candidate is None) == (program is None):
+        fail("give exactly one of --candidate FILE and --program FILE.py (or --example, which prints a candidate "
+             "to start from)")
+    ran = None
+    if program is not None:
+        payload, ran = _run_program(program, contract, program_time, as_json)
+        candidate = program
+    else:
+        payload = _read_candidate(candidate, contract, as_json)
     envelope = payload if isinstance(payload, dict) and "mathloop_certificate" in payload else None
     if envelope is not None:
         payload = envelope.get("candidate")
@@ -110,7 +145,7 @@ def check(
     if out.malformed is not None:
         if as_json:
             print_json({"ok": False, "malformed": True, "bounds": {}, "reasons": [out.malformed]})
-        fail(f"--candidate {candidate}: {out.malformed}")
+        fail(f"{'--program' if ran is not None else '--candidate'} {candidate}: {out.malformed}")
     if out.error is not None:
         if as_json:
             print_json({"ok": False, "error": True, "bounds": {}, "reasons": [out.error]})
@@ -140,6 +175,7 @@ def check(
             "label_against_head": would,
             "hypotheses": [{"id": h.id, "citation": h.citation} for h in contract.hypotheses],
             "evidence": ev.to_json(),
+            **({"program": ran} if ran is not None else {}),
         })
     else:
         t = Table(title=f"{contract.name}: {candidate}")

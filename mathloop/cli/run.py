@@ -26,7 +26,18 @@ from mathloop.check.executors import TLS, executor_for
 from mathloop.targets import build_target
 from mathloop.targets.errors import MissingExtra
 
-def _proposer(spec: str, contract: Contract, target, seed: int, model_opts: dict):
+def _proposer(spec: str, contract: Contract, target, seed: int, model_opts: dict, program_time: float = 30.0):
+    if spec.startswith("program:"):
+        from mathloop.cli.programs import program_runner
+        from mathloop.propose.program_files import ProgramFileError, ProgramFileProposer
+
+        path = Path(spec.removeprefix("program:"))
+        if not path.exists():
+            raise typer.BadParameter(f"program {path}: no such file or directory", param_hint="--proposer")
+        try:
+            return ProgramFileProposer(path, program_runner(target, f"--proposer {spec}", program_time))
+        except ProgramFileError as e:
+            raise typer.BadParameter(str(e), param_hint="--proposer") from None
     if spec == "local":
         try:
             return target.local_proposer(seed)
@@ -45,6 +56,9 @@ def _proposer(spec: str, contract: Contract, target, seed: int, model_opts: dict
     if spec in ("openai", "openai+local"):
         if not model_opts.get("model"):
             raise typer.BadParameter("--model is required with --proposer openai", param_hint="--model")
+        if model_opts.get("form") == "program":
+            return _program_proposer(spec, contract, target, model_opts, program_time)
+        model_opts = {k: v for k, v in model_opts.items() if k != "prompt_chars"}
         from mathloop.propose.openai_proposer import OpenAIOptions, build_openai_proposer
 
         try:
@@ -52,8 +66,27 @@ def _proposer(spec: str, contract: Contract, target, seed: int, model_opts: dict
             return build_openai_proposer(contract, target, opts, polish_seed=seed if spec == "openai+local" else None)
         except ValueError as e:  # a bad option or base URL: the message starts with the field name
             raise typer.BadParameter(str(e)) from None
-    raise typer.BadParameter(f"unknown proposer {spec!r} (local, openai, openai+local, replay:FILE)",
+    raise typer.BadParameter(f"unknown proposer {spec!r} (local, openai, openai+local, replay:FILE, program:PATH)",
                              param_hint="--proposer")
+
+
+def _program_proposer(spec: str, contract: Contract, target, model_opts: dict, program_time: float):
+    """Return the evolve loop's proposer (the model writes programs; each runs in the sandbox), or exit 2."""
+    from mathloop.cli.programs import program_runner
+    from mathloop.propose.openai_proposer import OpenAIOptions
+    from mathloop.propose.program_prompt import PromptLimits
+    from mathloop.propose.program_proposer import build_program_proposer
+
+    if spec != "openai":
+        raise typer.BadParameter("--form program: only with --proposer openai (a program is its own optimiser)",
+                                 param_hint="--form")
+    prompt_chars = model_opts.pop("prompt_chars", None) or PromptLimits().max_chars
+    runner = program_runner(target, "--form program", program_time)
+    try:
+        opts = OpenAIOptions(**{k: v for k, v in model_opts.items() if v is not None})
+        return build_program_proposer(contract, target, opts, runner, None, PromptLimits(max_chars=prompt_chars))
+    except ValueError as e:  # a bad option or base URL: the message starts with the field name
+        raise typer.BadParameter(str(e)) from None
 
 
 START_UP_S = 15.0  # a `mathloop run` process is younger than this when the command starts, even on a loaded machine
@@ -95,7 +128,7 @@ class _Console:
         c = self.contract
         console.print(Text.assemble((c.name, "bold"), f" ({c.target}, {contract_line(c)}) — head {head.hash[:12]} "
                                     f"(seq {head.seq}): {bounds_text(c, head.bounds)}"))
-        console.print(Text.assemble(hypotheses_line(c), "yellow"), highlight=False)
+        console.print(Text(hypotheses_line(c), style="yellow"), highlight=False)
         console.print(f"executor: {self.executor}", highlight=False)
         if self.lean:
             console.print(self.lean, highlight=False)
@@ -118,7 +151,8 @@ def run(
     target: Optional[str] = typer.Argument(None, help=TARGET_HELP),
     contract_file: Optional[Path] = contract_option(),
     db: Optional[str] = typer.Option(None, "--db", help="Store path or URL (default $MATHLOOP_DB or ./mathloop.db)."),
-    proposer: str = typer.Option("local", "--proposer", help="local | openai | openai+local | replay:FILE.jsonl"),
+    proposer: str = typer.Option("local", "--proposer", help="local | openai | openai+local | replay:FILE.jsonl | "
+                                 "program:PATH (a .py file or a directory of them, each run in the sandbox)"),
     budget: Optional[int] = typer.Option(None, "--budget", min=1, help="Candidates to process (default: the contract's)."),
     time_limit: Optional[float] = typer.Option(None, "--time-limit", min=0.1, help="Wall-clock seconds for the whole "
                                                "run, Lean checks included (those still running then stay pending)."),
@@ -138,6 +172,10 @@ def run(
     lean: bool = typer.Option(True, "--lean/--no-lean", help="Lean-check each commit in the background and wait for it "
                               "before exiting (--no-lean: commits stay pending)."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Live progress bar."),
+    program_time: float = typer.Option(30.0, "--program-time", min=0.5, max=3600.0, help="Wall-clock and CPU seconds of "
+                                       "each program run in the sandbox (program proposals)."),
+    prompt_chars: Optional[int] = typer.Option(None, "--prompt-chars", min=2000, help="Characters of each prompt of "
+                                               "--form program (parents and near misses are dropped to fit; 12000)."),
     workers: int = typer.Option(1, "--workers", min=1, max=256, help="Checks run at once (local process pool)."),
     executor: str = typer.Option("local", "--executor", help="local | dask://HOST:PORT (loopback) | tls://HOST:PORT "
                                  "(extra `dask`)."),
@@ -161,12 +199,20 @@ def run(
     model_opts = dict(model=model, base_url=base_url, samples=samples, temperature=temperature, max_tokens=max_tokens,
                       concurrency=concurrency, request_timeout=request_timeout, max_tokens_total=max_tokens_total,
                       repeat_retries=repeat_retries, form=form)
-    prop = _proposer(proposer, contract, tgt, seed, model_opts)
+    prop = _proposer(proposer, contract, tgt, seed, {**model_opts, "prompt_chars": prompt_chars}, program_time)
     shown.proposer = prop.name
     repo = open_repo(db)
     repo.ensure_contract(contract)
+    if getattr(prop, "archive", False) is None:  # the evolve loop's parents come from this store
+        from mathloop.search.program_archive import ProgramArchive
+
+        prop.archive = ProgramArchive(repo.engine, contract)
     options = {"budget": budget, "time_limit": time_limit, "samples": samples, "proposer": proposer,
                **{k: v for k, v in model_opts.items() if v is not None}}
+    if proposer.startswith("program:") or form == "program":
+        options["program_time"] = program_time
+    if form == "program" and prompt_chars is not None:
+        options["prompt_chars"] = prompt_chars  # stored with the session: the limits every program ran under
     if insecure_executor:
         options["insecure_executor"] = True  # stored with the session: `status` shows it
     session_id = repo.start_session(contract.sha256, prop.name, seed, options)

@@ -31,7 +31,7 @@ from mathloop.targets import build_target
 DATA_FILE = "data/train-00000-of-00001.parquet"
 COLUMNS = ("prompt", "completion", "label", "reward", "reasons", "bounds", "parent_commit", "target",
            "contract_sha256", "evidence_sha256", "proposer", "model", "candidate_id", "session_id", "commit",
-           "payload", "created_at", "origin", "recheck_failed")
+           "payload", "created_at", "origin", "recheck_failed", "program")
 
 
 class DatasetError(ValueError):
@@ -58,7 +58,7 @@ def schema():
         ("evidence_sha256", pa.string()), ("proposer", pa.string()), ("model", pa.string()),
         ("candidate_id", pa.int64()), ("session_id", pa.int64()), ("commit", pa.string()),
         ("payload", pa.string()), ("created_at", pa.string()), ("origin", pa.string()),
-        ("recheck_failed", pa.bool_()),
+        ("recheck_failed", pa.bool_()), ("program", pa.string()),
     ])
 
 
@@ -71,6 +71,12 @@ def _completion(c: CandidateRecord, origin: str) -> str:
         return canonical_json(c.payload).decode("utf-8")
     except (TypeError, ValueError):
         return json.dumps(c.payload, sort_keys=True, default=str)
+
+
+def _program_text(meta: Any) -> str | None:
+    """Return the text of the program whose sandboxed output the candidate was (None: not a program)."""
+    p = meta.get("program") if isinstance(meta, dict) else None
+    return p["text"] if isinstance(p, dict) and isinstance(p.get("text"), str) else None
 
 
 def rows(contract: Contract, repo: Repository, rewards: RewardTable | None = None) -> Iterator[dict[str, Any]]:
@@ -99,6 +105,7 @@ def rows(contract: Contract, repo: Repository, rewards: RewardTable | None = Non
             "model": model if isinstance(model, str) else None, "candidate_id": c.id, "session_id": c.session_id,
             "commit": c.commit_hash, "payload": canonical_json(c.payload).decode("utf-8"), "created_at": c.created_at,
             "origin": origin, "recheck_failed": c.commit_hash in tainted or c.head_commit in tainted,
+            "program": _program_text(c.meta),
         }
 
 
@@ -263,6 +270,7 @@ never "verified" here:
   structure and the local optimiser changed its numbers, `--proposer openai+local`), `local` (no model) or
   `replay` (replayed from a file, `--proposer replay:FILE`: credited to the file, never to a model, whatever its
   lines claim; `model` is then empty and `completion` is the payload).
+- `program`: the Python program whose standard output (run in the sandbox) was the payload, or null.
 
 Proposers: {len(proposers)}
 {prop_rows or "- none"}

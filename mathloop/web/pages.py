@@ -11,7 +11,7 @@ from mathloop.contract.model import REST_ON_LABEL, Contract
 from mathloop.domain import Direction, Label, decimal_str
 from mathloop.propose.origin import credited_to
 from mathloop.store.repository import CandidateRecord, CommitRecord
-from mathloop.view.markup import Safe, esc, fill, join
+from mathloop.view.markup import Safe, fill, join
 from mathloop.web.queries import CandidateLine, Lineage
 
 CSS = """
@@ -178,6 +178,19 @@ def _pre(value: Any, limit: int = 200_000) -> Safe:
     return fill("<pre>{t}</pre>", t=text)
 
 
+def _program_section(p: Any) -> Safe:
+    """Return the program behind a candidate (run in the sandbox; its standard output is the payload), or nothing."""
+    if not isinstance(p, dict) or not isinstance(p.get("text"), str):
+        return Safe("")
+    run = p.get("run") if isinstance(p.get("run"), dict) else {}
+    return fill('<h2>Program (ran in the sandbox; only its standard output was read, as the payload)</h2>'
+                '<p id="program-run">sha256 <code>{sha}</code> · {chars} characters · exit {code} · {secs} s · '
+                '{out} bytes of output{stopped}</p><div id="program">{text}</div>',
+                sha=str(p.get("sha256", "")), chars=len(p["text"]), code=str(run.get("exit_code", "-")),
+                secs=str(run.get("seconds", "-")), out=str(run.get("stdout_bytes", "-")),
+                stopped=f" · {run['stopped']}" if run.get("stopped") else "", text=_pre(p["text"]))
+
+
 def candidate_page(c: CandidateRecord, lineage_name: str, contract_sha: str) -> str:
     ev = c.evidence
     who, file_sha = credited_to(c.meta, c.proposer)
@@ -191,7 +204,7 @@ def candidate_page(c: CandidateRecord, lineage_name: str, contract_sha: str) -> 
         '<h1>candidate {id} <span class="lbl {cls}">{label}</span></h1><p><a href="/t/{sha}/candidates">back to {name}</a></p>'
         '<p>proposer <b>{proposer}</b> · session {session} · created {at} · checked against head <code>{head}</code>{commit}</p>'
         '<p id="credit">credited to <b>{who}</b>{file_sha}</p>'
-        '<h2>Reasons</h2><ul id="reasons">{reasons}</ul><h2>Payload (model output: data, never code)</h2>{payload}'
+        '<h2>Reasons</h2><ul id="reasons">{reasons}</ul><h2>Payload (model output: data, never code)</h2>{payload}{program}'
         '<h2>Evidence</h2>{evsum}<table id="results"><tr><th>obligation</th><th>verdict</th><th>rank</th><th>trust</th>'
         '<th>reasons</th></tr>{results}</table><h2>Certified bounds, state, precision</h2>{bounds}'
         '<h2>Artifacts (checked certificates)</h2>{artifacts}<h2>Proposer metadata</h2>{meta}',
@@ -201,7 +214,7 @@ def candidate_page(c: CandidateRecord, lineage_name: str, contract_sha: str) -> 
         session=c.session_id if c.session_id is not None else "-", at=c.created_at, head=(c.head_commit or "-")[:12],
         commit=fill(' · committed as <a href="/commit/{h}"><code>{s}</code></a>', h=c.commit_hash, s=c.commit_hash[:12]) if c.commit_hash else "",
         reasons=join(fill("<li>{r}</li>", r=r) for r in c.reasons) if c.reasons else Safe("<li>none</li>"),
-        payload=_pre(c.payload),
+        payload=_pre(c.payload), program=_program_section(c.meta.get("program")),
         evsum=fill("<p>checker {ch} {v} · evidence <code>{s}</code></p>", ch=ev.checker, v=ev.checker_version, s=c.evidence_sha) if ev else Safe("<p>no evidence (malformed or checker error)</p>"),
         results=join(results),
         bounds=_pre({"bounds": {k: str(v) for k, v in ev.bounds.items()}, "state": ev.state, "precision": ev.precision,

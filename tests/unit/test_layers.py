@@ -13,7 +13,7 @@ PACKAGE = ROOT / "mathloop"
 
 # A package may import its own layer and every layer below it, never one above.
 LAYER = {
-    "domain": 0, "order": 0, "contract": 0, "bounded": 0, "children": 0, "outputs": 0,
+    "domain": 0, "order": 0, "contract": 0, "bounded": 0, "children": 0, "outputs": 0, "sandbox": 0,
     "check": 1, "targets": 1, "propose": 1, "lean": 1, "store": 1, "export": 1,
     "search": 2,
     "env": 3, "view": 3,  # the verifier as a reward; pictures and pages of what search recorded
