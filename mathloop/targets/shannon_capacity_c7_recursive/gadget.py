@@ -8,9 +8,9 @@ conditions by closed neighbourhoods listed vertex by vertex (3^n codes each).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import product
-from typing import Iterable
 
 from mathloop.targets.shannon_capacity_c7 import graph
 from mathloop.targets.shannon_capacity_c7_recursive.schema import Gadget
@@ -37,7 +37,7 @@ class Profile:
     h: int
     v: int
 
-    def swapped(self) -> "Profile":
+    def swapped(self) -> Profile:
         """Return the profile with the two transversals exchanged."""
         return Profile(self.a, self.t, self.s, self.o, self.v, self.h)
 
@@ -57,7 +57,7 @@ class GadgetSets:
     vertical: frozenset[int]
     auxiliary: frozenset[int]
 
-    def swapped(self) -> "GadgetSets":
+    def swapped(self) -> GadgetSets:
         """Return the gadget with P^H and P^V exchanged."""
         return GadgetSets(self.n, self.main, self.pairs, self.vertical, self.horizontal, self.auxiliary)
 

@@ -8,7 +8,6 @@ head. Trees are proposed, not certified: the checker decides.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from mathloop.domain import payload_sha

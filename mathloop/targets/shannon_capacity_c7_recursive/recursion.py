@@ -25,8 +25,16 @@ from mathloop.targets.base import Malformed
 from mathloop.targets.shannon_capacity_c7_recursive import gadget as gd
 from mathloop.targets.shannon_capacity_c7_recursive import rules
 from mathloop.targets.shannon_capacity_c7_recursive.gadget import Profile
-from mathloop.targets.shannon_capacity_c7_recursive.schema import (ApplyCode, ApplyRule, AuxiliaryOf, Construction,
-                                                                    Families, Heterogeneous, Product, Swap)
+from mathloop.targets.shannon_capacity_c7_recursive.schema import (
+    ApplyCode,
+    ApplyRule,
+    AuxiliaryOf,
+    Construction,
+    Families,
+    Heterogeneous,
+    Product,
+    Swap,
+)
 
 GAO, HETEROGENEOUS, CONVERSION, BPZ = "gao-product", "heterogeneous-product", "family-conversion", "bpz-combining"
 GADGET, FAMILIES, SET = "gadget", "families", "set"
@@ -38,7 +46,7 @@ def shapes(c: Construction, max_dimension: int) -> dict[str, tuple[str, int]]:
     out: dict[str, tuple[str, int]] = {g.name: (GADGET, len(g.main[0])) for g in c.gadgets}
     arity = {**{r.name: "rule" for r in c.rules}, **{k.name: "code" for k in c.codes}}
     for i, s in enumerate(c.steps):
-        def need(key: str, name: str, kind: str) -> int:
+        def need(key: str, name: str, kind: str, i: int = i) -> int:
             got = out.get(name, ("count" if name in {k.name for k in c.counts} else arity.get(name, "?"), 0))
             if got[0] != kind:
                 raise Malformed(f"steps[{i}].{key}: {name!r} is a {got[0]}, not a {kind}")
@@ -185,7 +193,7 @@ def _heterogeneous(s: Heterogeneous, val: dict[str, Any], count_of: dict[str, in
                 res.counts.append(book.count)
             books.append((size, q))
     (jh, qh), (jv, qv) = books
-    aL, tL, sL, oL, hL, vL = _tuple(left.profile)
+    aL, tL, sL, oL, _, _ = _tuple(left.profile)
     aR, tR, sR, oR, hR, vR = _tuple(right.profile)
     out = Profile((aL - tL) * (aR - tR) + tL * sR + sL * tR, tL * oR + oL * tR, j0 * oR + jh * hR + jv * vR,
                   o0 * oR + qh * hR + qv * vR, h0 * oR + (jv - qv) * vR, v0 * oR + (jh - qh) * hR)

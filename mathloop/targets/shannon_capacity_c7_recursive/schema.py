@@ -20,7 +20,7 @@ independent, a rule that is not admissible) parses: the checks refute it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
@@ -147,11 +147,11 @@ class Heterogeneous(_Strict):
     left: Name
     right: Name
     neutral: AuxiliaryOf
-    horizontal: Union[AuxiliaryOf, Counted]
-    vertical: Union[AuxiliaryOf, Counted]
+    horizontal: AuxiliaryOf | Counted
+    vertical: AuxiliaryOf | Counted
 
 
-Step = Annotated[Union[Product, Swap, Families, ApplyRule, ApplyCode, Heterogeneous], Field(discriminator="op")]
+Step = Annotated[Product | Swap | Families | ApplyRule | ApplyCode | Heterogeneous, Field(discriminator="op")]
 
 
 class Construction(_Strict):

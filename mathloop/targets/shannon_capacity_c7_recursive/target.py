@@ -8,21 +8,35 @@ the ones a construction used (`artifacts.conditional_on`). Sizes and the root ar
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, Mapping
+from typing import Annotated, Any, ClassVar
 
 from mathloop.contract.fields import Table, int_in, validated
 from mathloop.contract.model import Contract
 from mathloop.contract.rules import Floor, Required
-from mathloop.domain import Direction, Evidence, Kind, Trust, Verdict, decimal_str, fraction_str
+from mathloop.domain import (
+    Direction,
+    Evidence,
+    Kind,
+    Trust,
+    Verdict,
+    decimal_str,
+    fraction_str,
+)
 from mathloop.propose.base import Proposer
 from mathloop.targets.base import CheckerCrash, Target
 from mathloop.targets.evidence import Outcome, assemble
 from mathloop.targets.shannon_capacity_c7 import graph
 from mathloop.targets.shannon_capacity_c7.published import PACKAGE
 from mathloop.targets.shannon_capacity_c7_recursive import recursion
-from mathloop.targets.shannon_capacity_c7_recursive.schema import Construction, Limits, parse_payload, schema
+from mathloop.targets.shannon_capacity_c7_recursive.schema import (
+    Construction,
+    Limits,
+    parse_payload,
+    schema,
+)
 
 BOUND = "capacity"
 INPUT, GADGETS, COMBINATORS, COUNTS, CAPACITY = "construction", "gadgets", "combinators", "counts", "capacity-bound"
@@ -93,7 +107,8 @@ class ShannonCapacityC7Recursive(Target):
                         Verdict.UNKNOWN, Trust.EXACT, ("not evaluated: a gadget failed its definition",))}
         outcomes[COUNTS] = Outcome(Verdict.PROVED, Trust.EXACT) if not res.counts else Outcome(
             Verdict.UNKNOWN, Trust.EXACT, tuple(f"count {k} is stated by its paper and not checked here"
-                                                for k in res.counts), rank=len(res.counts))
+                                                for k in res.counts),
+            rank=len(res.counts))
         artifacts: dict[str, Any] = {"conditional_on": sorted(res.hypotheses), "trace": res.trace,
                                      "stated_counts": res.counts}
         bounds: dict[str, Fraction] = {}
@@ -122,8 +137,8 @@ class ShannonCapacityC7Recursive(Target):
         goal = self.contract.bound_spec(BOUND).goal
         if goal is None or r >= goal:
             return Outcome(Verdict.PROVED, Trust.EXACT, (f"Θ(C7) ≥ {decimal_str(r, self.digits)}{given}",))
-        return Outcome(Verdict.UNKNOWN, Trust.EXACT, (f"certified Θ(C7) ≥ {decimal_str(r, self.digits)}{given} is "
-                                                      f"below the goal {decimal_str(goal, self.digits)}",))
+        why = f"certified Θ(C7) ≥ {decimal_str(r, self.digits)}{given} is below the goal {decimal_str(goal, self.digits)}"
+        return Outcome(Verdict.UNKNOWN, Trust.EXACT, (why,))
 
     def read_candidate_file(self, path: Path) -> Any:
         """Return the strict JSON of a construction file of at most the contract's payload limit.
