@@ -98,8 +98,8 @@ def test_a_recursion_claiming_more_than_its_gadgets_give_is_not_believed(target)
     # the same steps over the seed's gadget of C7 (profile (3, 1, 3, 1, 1, 1)): the checker computes what the
     # gadget gives, whatever the file's name or a model's claim says
     small = _file(BPZ)
-    small["gadgets"] = [dict(name="G5", main=["0", "2", "4"], pairs=[["0", "6"]], horizontal=["0"], vertical=["6"],
-                             auxiliary=["1", "3", "5"])]
+    small["gadgets"] = [{"name": "G5", "main": ["0", "2", "4"], "pairs": [["0", "6"]], "horizontal": ["0"], "vertical": ["6"],
+                             "auxiliary": ["1", "3", "5"]}]
     ev, _ = _check(target, small)
     assert ev.bounds["capacity"] < Fraction("3.17")  # far below the 3.2588 of the published gadget
 
@@ -130,7 +130,7 @@ def test_a_neutral_codebook_from_an_unrelated_gadget_is_refuted(target):
     bad = _file(TANDON)
     step = next(s for s in bad["steps"] if s["name"] == "G30_6")
     step["neutral"] = {"auxiliary_of": "G10D"}  # not a product of G15X's inputs
-    ev, res = _check(target, bad)
+    _ev, res = _check(target, bad)
     assert res["combinators"].verdict is Verdict.REFUTED
     assert any("J₀ = X(G10D)" in why for why in res["combinators"].reasons)
 
