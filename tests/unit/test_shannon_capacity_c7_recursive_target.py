@@ -188,3 +188,19 @@ def test_the_local_proposer_builds_a_product_tree_that_beats_the_seed_and_the_ch
     (prop,) = TreeProposer(target, 0).propose(ctx)
     ev, _ = _check(target, prop.payload)
     assert ev.bounds["capacity"] > 3  # 10 vertices in C7^2 from Gao's Example 1: √10 = 3.1622…
+
+
+def test_mathloop_check_names_the_hypotheses_a_construction_uses_and_refuses_a_bad_file_with_exit_2(tmp_path):
+    from typer.testing import CliRunner
+
+    from mathloop.cli.app import app
+
+    run = CliRunner().invoke(app, ["check", "shannon-capacity-c7-recursive", "--candidate", str(DATA / BPZ)],
+                             env={"COLUMNS": "200", "NO_COLOR": "1"})
+    assert run.exit_code == 0, run.output
+    assert "capacity = 3.258805369885" in run.output and "this construction uses: gao-product" in run.output
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"gadgets": [{"name": "G", "main": ["7"], "pairs": [], "horizontal": [], "vertical": [], '
+                   '"auxiliary": []}], "result": "G"}')
+    run = CliRunner().invoke(app, ["check", "shannon-capacity-c7-recursive", "--candidate", str(bad)])
+    assert run.exit_code == 2 and "gadgets[0].main[0]" in run.output and len(run.output.strip().splitlines()) == 1
