@@ -171,6 +171,25 @@ def test_a_malformed_construction_is_refused_in_one_line_naming_the_field(target
     assert str(e.value).startswith(where) and "\n" not in str(e.value)
 
 
+@pytest.mark.parametrize("book, where", [
+    ({"auxiliary_of": "S3b"}, "steps[5].neutral.auxiliary_of: 'S3b' is a rule, not a gadget"),
+    ({"auxiliary_of": "C1"}, "steps[5].neutral.auxiliary_of: 'C1' is a count, not a gadget"),
+])
+def test_a_codebook_naming_something_other_than_a_gadget_is_refused(target, book, where):
+    c = _file(TANDON)
+    c["steps"][5]["neutral"] = book
+    with pytest.raises(Malformed) as e:
+        target.parse(c)
+    assert str(e.value) == where
+
+
+def test_a_side_codebook_counted_by_a_gadget_name_is_refused(target):
+    c = _file(TANDON)
+    c["steps"][5]["horizontal"] = {"count": "G10", "main_of": "G10"}
+    with pytest.raises(Malformed, match=r"steps\[5\]\.horizontal\.count: 'G10' is a gadget, not a count"):
+        target.parse(c)
+
+
 def test_a_construction_above_the_payload_limit_is_refused(target):
     with pytest.raises(Malformed, match="payload: larger than"):
         target.parse("[" + " " * 500_000 + "]")

@@ -53,6 +53,10 @@ def shapes(c: Construction, max_dimension: int) -> dict[str, tuple[str, int]]:
             return got[1]
         if isinstance(s, (Product, Heterogeneous)):
             dim, kind = need("left", s.left, GADGET) + need("right", s.right, GADGET), GADGET
+            for key in ("neutral", "horizontal", "vertical") if isinstance(s, Heterogeneous) else ():
+                for ref, name in getattr(s, key).model_dump().items():
+                    if name is not None:
+                        need(f"{key}.{ref}", name, "count" if ref == "count" else GADGET)
         elif isinstance(s, (Swap, Families)):
             dim, kind = need("of", s.of, GADGET), GADGET if isinstance(s, Swap) else FAMILIES
         else:
