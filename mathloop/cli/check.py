@@ -195,6 +195,9 @@ def check(
             console.print(("certified: " if confirmed else "conditionally certified: ") + (", ".join(f"{k} = {v} (exact {ev.bounds[k]})" for k, v in bounds_json(contract, ev.bounds).items())
                                            if beyond is None else "nothing (" + beyond + ")"), highlight=False)
         console.print(hypotheses_line(contract), highlight=False)
+        used = ev.artifacts.get("conditional_on") if isinstance(ev.artifacts, dict) else None
+        if isinstance(used, list) and ev.bounds:  # a recursive construction names the hypotheses it used
+            console.print(f"this construction uses: {', '.join(map(str, used)) or 'none of them'}", highlight=False)
         if would:
             console.print(f"against the head: {would}")
         colour = {"certified": "green", "refused": "red"}.get(outcome, "yellow")

@@ -67,7 +67,8 @@ def _table(rows, db: Optional[str]) -> None:
             mine = Text("none certified")
         else:
             who = f"{r.best.by} (published)" if r.best.kind == "published" else r.best.by
-            mine = Text(f"{sign} {r.best.shown}\n{who}")
+            given = f"\nconditional on {', '.join(r.best.conditional_on)}" if r.best.conditional_on else ""
+            mine = Text(f"{sign} {r.best.shown}\n{who}{given}")
         beats = Text("yes", style="bold green") if r.beats else Text("no")
         t.add_row(Text(f"{r.symbol}\n{r.table_id}"), published, mine, beats, Text(r.best.lean if r.best else "—"))
     console.print(t)

@@ -47,7 +47,10 @@ def recertify(target_class: type, file: str) -> Recertified:
     bound = records.constant.bound
     path = Path(str(construction_file(target_class, file)))
     why: list[str] = []
-    for name in _contract_names(target_class):
+    entry = next((p for p in records.published if p.construction == file), None)
+    # a recursive construction names its own contract (another target of the same constant); else the class's own
+    names = [entry.contract] if entry is not None and entry.contract else _contract_names(target_class)
+    for name in names:
         target = build_target(load_contract(name))
         try:
             candidate = target.parse(_read(target, path))

@@ -95,6 +95,10 @@ class Published(Table):
     construction: FileName = ""
     certified: OptionalDecimal = ""
     why_not: OptionalText = ""
+    # the contract that certifies the construction ("" = the widest contract of the records' target package) and,
+    # for a recursive construction, the hypotheses (obligation ids of that contract) its bound is conditional on
+    contract: OptionalText = ""
+    conditional_on: list[Text] = []
 
     @model_validator(mode="after")
     def _obtained_or_why(self) -> "Published":
@@ -102,6 +106,8 @@ class Published(Table):
             raise refuse("a record without a construction file must say why it could not be obtained", "why_not")
         if not self.construction and self.certified:
             raise refuse("nothing is certified without a construction file", "certified")
+        if self.conditional_on and not self.contract:
+            raise refuse("a conditional record names the contract whose hypotheses it rests on", "contract")
         return self
 
 

@@ -46,6 +46,7 @@ class Entry:
     exact: str = ""
     date: str = ""
     path: str = ""  # the installed construction file (absolute), for shipped entries
+    conditional_on: tuple[str, ...] = ()  # hypotheses of `contract` the value rests on (recursive constructions)
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,7 @@ class Row:
         best = None if self.best is None else {
             "value": self.best.shown, "exact": self.best.exact, "by": self.best.by, "kind": self.best.kind,
             "where": self.best.where, "path": self.best.path, "contract": self.best.contract, "lean": self.best.lean,
-            "date": self.best.date}
+            "date": self.best.date, "conditional_on": list(self.best.conditional_on)}
         return {"table_id": self.table_id, "symbol": self.symbol, "name": self.name, "direction": self.direction,
                 "definition": self.definition, "bound": self.bound, "targets": list(self.targets),
                 "contracts": list(self.contracts),
@@ -131,8 +132,9 @@ def _shipped(cls: type, records: ConstantRecords) -> list[Entry]:
     from mathloop.targets.records import construction_file
 
     folder = cls.records_package.replace(".", "/") + "/data/"
-    out = [Entry(Fraction(p.certified), p.certified, p.who, "published", folder + p.construction, contract,
-                 "not run", "", p.date, str(construction_file(cls, p.construction)))
+    out = [Entry(Fraction(p.certified), p.certified, p.who, "published", folder + p.construction,
+                 p.contract or contract, "not run", "", p.date, str(construction_file(cls, p.construction)),
+                 tuple(p.conditional_on))
            for p in records.published if p.certified]
     for own in records.mathloop:
         kind = "model" if own.who.startswith("model") else "program" if own.who.startswith("program") else "session"
@@ -179,7 +181,8 @@ def leaderboard(repo: Any | None = None) -> list[Row]:
     rows = []
     for table_id, (records, classes) in sorted(by_constant.items(), key=lambda kv: _id_key(kv[0])):
         c = records.constant
-        entries = [e for cls in classes for e in _shipped(cls, records)]
+        # the records file is shared by every class of the constant: its entries once, from the first class
+        entries = _shipped(classes[0], records)
         if repo is not None:
             entries += _stored(repo, [cls.name for cls in classes], c.bound, c.direction)
         best = None
@@ -224,7 +227,8 @@ def _best_cell(row: Row) -> str:
         return "none certified"
     sign = "≥" if row.direction == "lower" else "≤"
     who = f"{row.best.by}'s construction" if row.best.kind == "published" else row.best.by
-    return f"{sign} {row.best.shown} ({who})"
+    given = f"; conditional on {', '.join(row.best.conditional_on)}" if row.best.conditional_on else ""
+    return f"{sign} {row.best.shown} ({who}{given})"
 
 
 def readme_table(rows: Sequence[Row]) -> str:
@@ -250,8 +254,9 @@ records, as printed. **Best construction mathloop certified**: the best value ma
 certify, from the published constructions stored with the targets (each re-certified by a test, rounded outward to
 12 digits) and from mathloop's own shipped records; `mathloop records --db STORE` adds every lineage's head in that
 store. **Beats it**: mathloop's value is better than the published best by more than one unit in its last printed
-place. **Lean**: the Lean status of that construction's certificate ("not run": not Lean-checked as stored; run
-`mathloop check` and `mathloop lean-check` on a store that commits it).
+place; a value marked "conditional on" rests on published theorems named as hypotheses of its contract (taken as
+given, not proved by mathloop). **Lean**: the Lean status of that construction's certificate ("not run": not
+Lean-checked as stored; run `mathloop check` and `mathloop lean-check` on a store that commits it).
 
 """
 
@@ -269,6 +274,11 @@ def page_markdown(rows: Sequence[Row]) -> str:
         if r.best is not None:
             out.append(f" Best certified: {r.best.shown} ({_best_cell(r)[2:].partition(' (')[2][:-1]}); re-certify "
                        f"with `{r.command}`.")
+            if r.best.conditional_on:
+                given = ", ".join(f"`{h}`" for h in r.best.conditional_on)
+                out.append(f" This value is **conditional**: it rests on {given}, hypotheses of the contract "
+                           f"`{r.best.contract}` (published theorems taken as given, not proved by mathloop); the "
+                           "finite parts of the construction are checked exactly.")
         out.append("\n")
         if r.not_obtained:
             out.append("\nNot obtained:\n\n" + "".join(f"- {who}: {why}\n" for who, why in r.not_obtained))

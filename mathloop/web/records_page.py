@@ -15,8 +15,10 @@ def records_page(rows: Sequence[Row], store: str) -> str:
     for r in rows:
         sign = "≥" if r.direction == "lower" else "≤"
         best = r.best
-        mine = fill("{sign} {v}<br><small>{by}</small>", sign=sign, v=best.shown,
-                    by=f"{best.by} (published construction)" if best.kind == "published" else best.by) \
+        mine = fill("{sign} {v}<br><small>{by}</small>{given}", sign=sign, v=best.shown,
+                    by=f"{best.by} (published construction)" if best.kind == "published" else best.by,
+                    given=fill('<br><small class="conditional">conditional on {h} (taken as given)</small>',
+                               h=", ".join(best.conditional_on)) if best.conditional_on else Safe("")) \
             if best else Safe("none certified")
         exact = fill("<br><small><code>{e}</code></small>", e=best.exact[:80] + ("…" if len(best.exact) > 80 else "")) \
             if best and best.exact else Safe("")

@@ -44,10 +44,15 @@ def test_every_constant_with_records_has_a_row_and_its_best_recertifies_by_its_c
     assert {"9a", "10c", "3b", "3c", "4b"} <= set(rows)
     c7 = rows["9a"]
     assert (c7.published_who, c7.published_value) == ("Tandon", "3.25883262")
-    assert c7.best.kind == "published" and c7.best.shown == "3.258020737293" and not c7.beats
-    assert c7.command == ("mathloop check shannon-capacity-c7-wide --candidate "
-                          "mathloop/targets/shannon_capacity_c7/data/itty_134753.txt")
-    assert ("Gao", ) == tuple(w for w, _ in c7.not_obtained if w == "Gao")
+    # the best certified value is a recursive construction: shown conditional on the theorem it rests on
+    assert c7.best.kind == "published" and c7.best.shown == "3.258827985920" and not c7.beats
+    assert c7.best.conditional_on == ("bpz-combining",)
+    assert c7.command == ("mathloop check shannon-capacity-c7-recursive --candidate "
+                          "mathloop/targets/shannon_capacity_c7/data/bpz-2026-v2-3.258827-recursive.json")
+    assert "conditional on bpz-combining" in lb.readme_table([c7])
+    assert c7.to_json()["mathloop_best"]["conditional_on"] == ["bpz-combining"]
+    assert [w for w, _ in c7.not_obtained if w in ("Gao", "Tandon")] == ["Tandon"]
+    assert recertify(target_class("shannon-capacity-c7"), "bpz-2026-v2-3.258827-recursive.json").shown == c7.best.shown
     ten = rows["10c"]
     file = ten.command.split("--candidate ")[1]
     assert (ROOT / file).is_file()

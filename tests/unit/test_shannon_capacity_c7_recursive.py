@@ -1,6 +1,6 @@
-"""The recursive 2026 records of Θ(C7) are not explicit sets: mathloop reproduces the printed arithmetic of Gao's
-recursion from its stated gadget profile (a test, not a certificate: Gao's product lemma and the gadget's finite
-properties are not checked here; docs/targets/shannon-capacity-c7.md says what would be)."""
+"""The recursive 2026 records of Θ(C7) are not explicit sets: the printed arithmetic of Gao's recursion from its
+stated gadget profile, by a second, independent code path (the target shannon-capacity-c7-recursive checks a gadget
+of this profile and certifies the same value, conditional on Gao's Lemma 1)."""
 
 from __future__ import annotations
 
