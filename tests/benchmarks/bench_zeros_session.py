@@ -92,7 +92,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--to", type=float, default=1e6, help="certified height to reach")
     ap.add_argument("--db", type=Path, required=True)
-    ap.add_argument("--contract", default="critical-line-zeros-compact")
+    ap.add_argument("--contract", default="critical-line-zeros")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--samples", type=int, default=0, help="proposals per round (default: the pool's in_flight)")
     ap.add_argument("--no-ahead", action="store_true", help="propose every round in the session, between checks")

@@ -14,12 +14,13 @@ from mathloop.targets.critical_line_zeros.certificate import Prefix
 from mathloop.targets.critical_line_zeros.counting import zeros_up_to
 from mathloop.targets.critical_line_zeros.export import export_certificates
 from mathloop.targets.critical_line_zeros.verify import verify_chunk
+from tests.support.clz import V2_CONTRACT
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_lehmer_pair_chunk_is_identical_with_one_or_two_workers():
-    target = build_target(load_contract("critical-line-zeros"))
+    target = build_target(load_contract(V2_CONTRACT))  # a proposer of point lists (the shipped one proposes ranges)
     proposer = target.local_proposer(0)
     proposer.workers = 2
     # 6693 is a good Gram point; the chunk covers the Lehmer pair near t = 7005.06 / 7005.10.

@@ -43,7 +43,7 @@ def test_a_child_answer_of_the_wrong_shape_is_refused(value, why):
 
 @pytest.fixture(scope="module")
 def compact():
-    return build_target(load_contract("critical-line-zeros-compact"))
+    return build_target(load_contract("critical-line-zeros"))
 
 
 def _ctx(target, state, samples=2, seen=frozenset()):
