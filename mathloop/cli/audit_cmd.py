@@ -14,7 +14,7 @@ from mathloop.cli.common import DB_HELP, TARGET_HELP, console, contract_option, 
 from mathloop.contract.model import Contract
 from mathloop.search.audit import audit_store
 from mathloop.check.executors import LocalPool
-from mathloop.search.runner import ProcessRunner
+from mathloop.check.runner import ProcessRunner
 from mathloop.store.checkpoint import Checkpoint, CheckpointError
 from mathloop.store.engine import StoreError, make_engine
 from mathloop.store.repository import Repository

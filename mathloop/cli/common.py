@@ -15,7 +15,7 @@ from mathloop.contract import Contract, ContractError
 from mathloop.contract.model import REST_ON_LABEL
 from mathloop.targets import load_contract, load_file
 from mathloop.domain import Direction
-from mathloop.search.gate import bound_specs, decimal
+from mathloop.check.gate import bound_specs, decimal
 from mathloop.store.engine import StoreError, make_engine
 from mathloop.store.repository import Repository
 

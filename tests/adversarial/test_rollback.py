@@ -8,7 +8,7 @@ import pytest
 
 from mathloop.search.audit import audit_store
 from mathloop.search.loop import Session, SessionLimits
-from mathloop.search.runner import InProcessRunner
+from mathloop.check.runner import InProcessRunner
 from mathloop.store.checkpoint import Checkpoint, CheckpointError, take
 from mathloop.store.engine import make_engine
 from mathloop.store.repository import Repository

@@ -3,7 +3,7 @@
 import pytest
 
 from mathloop.search.audit import audit_store
-from mathloop.search.runner import InProcessRunner
+from mathloop.check.runner import InProcessRunner
 from tests.adversarial.store_fixture import build
 
 REFUSED = "(SELECT id FROM candidates WHERE label = 'regression' ORDER BY id LIMIT 1)"

@@ -3,7 +3,7 @@
 Four namespaces on a private bridge (tests/integration/netns.py) stand in for four machines: a dask
 scheduler, two workers (`dask worker --nthreads 1 --no-nanny`) and the session, all on TLS with a CA
 made here (openssl), so the executor is authenticated (a --recheck share of answers re-checked in the
-session, not all of them). The same command with `--workers 2` (check/pool.py) runs in the root
+session, not all of them). The same command with `--workers 2` (check/executors.py) runs in the root
 namespace. Each run starts from an empty store and stops at --time-limit; the rate is the certified
 count over the session's time. Needs root, iproute2, openssl and the `dask` extra.
 

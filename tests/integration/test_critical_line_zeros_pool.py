@@ -86,7 +86,7 @@ def _prove_until(count: int, height: Fraction, samples: int = 2):
     from mathloop.order import compare
     from mathloop.propose.base import Context
 
-    contract = load_contract("critical-line-zeros")
+    contract = load_contract(V2_CONTRACT)  # point lists: zeros_up_to reads the balls in the evidence
     target = build_target(contract)
     specs = {b.name: b for b in contract.bounds}
     ev = target.check(None, target.parse(contract.seed))

@@ -10,7 +10,7 @@ from mathloop.targets import load_contract
 from mathloop.domain import Kind, Label, Verdict
 from mathloop.domain import Head
 from mathloop.propose.base import Context
-from mathloop.search.gate import decide
+from mathloop.check.gate import decide
 from mathloop.targets import build_target
 from mathloop.targets.base import Malformed
 from mathloop.targets.pair_correlation_rh_ceiling import conditions, lp

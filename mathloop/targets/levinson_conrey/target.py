@@ -140,7 +140,7 @@ class LevinsonConrey(Target):
         timings.update(closed_form=t1 - t0, crosscheck=t2 - t1, certificate=t3 - t2)
         if cert is None:
             raise CheckerCrash(f"certificate: no k0 within {GRID_RETRIES} grid steps of the high-precision κ = {hp.kappa} is provable")
-        check_k0(k0, hp)  # a value beyond the class maximum is refused by the gate (search/gate.decide)
+        check_k0(k0, hp)  # a value beyond the class maximum is refused by the gate (check/gate.decide)
         artifacts["certificate"] = cert
         artifacts["highprec"] = {"c": hp.c, "kappa": hp.kappa, "dps": hp.dps[1]}
         precision.update(
