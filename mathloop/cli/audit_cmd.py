@@ -12,7 +12,7 @@ from rich.text import Text
 from mathloop.bounded import MAX_CHECKPOINT_BYTES, InputError, read_json
 from mathloop.cli.common import DB_HELP, TARGET_HELP, console, contract_option, fail, open_contract, open_repo
 from mathloop.contract.model import Contract
-from mathloop.search.audit import audit_store
+from mathloop.audit.report import audit_store
 from mathloop.check.executors import LocalPool
 from mathloop.check.runner import ProcessRunner
 from mathloop.store.checkpoint import Checkpoint, CheckpointError
@@ -153,7 +153,7 @@ def _open(db: str | None):
 def _lean_rerun(contract, repo):
     """Return audit findings for the Lean results a fresh Lean run does not reproduce."""
     from mathloop.lean.commit import rerun
-    from mathloop.search.audit import Finding
+    from mathloop.audit.report import Finding
     from mathloop.targets import build_target
 
     commits = repo.commits(contract.sha256)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mathloop.search.audit import audit_store
+from mathloop.audit.report import audit_store
 from mathloop.search.loop import Session, SessionLimits
 from mathloop.check.runner import InProcessRunner
 from mathloop.store.engine import make_engine

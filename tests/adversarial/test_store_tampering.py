@@ -2,7 +2,7 @@
 
 import pytest
 
-from mathloop.search.audit import audit_store
+from mathloop.audit.report import audit_store
 from mathloop.check.runner import InProcessRunner
 from tests.adversarial.store_fixture import build
 

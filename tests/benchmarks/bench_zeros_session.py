@@ -164,7 +164,7 @@ def main() -> None:
 def _time_audit(contract, repo, workers: int, proof_s: float) -> None:
     """Print the time of `audit` re-checking the whole store on `workers` checker children (1: the serial audit)."""
     from mathloop.check.executors import LocalPool
-    from mathloop.search.audit import audit_store
+    from mathloop.audit.report import audit_store
     from mathloop.check.runner import ProcessRunner
 
     t0 = time.perf_counter()  # the children's start counts: `mathloop audit` pays it too

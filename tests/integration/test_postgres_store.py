@@ -5,7 +5,7 @@ import multiprocessing as mp
 import pytest
 
 from mathloop.domain import Label
-from mathloop.search.audit import audit
+from mathloop.audit.report import audit
 from mathloop.search.loop import Session, SessionLimits
 from mathloop.check.runner import InProcessRunner
 from mathloop.store.engine import make_engine

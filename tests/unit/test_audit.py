@@ -3,7 +3,7 @@
 import pytest
 from sqlalchemy import text
 
-from mathloop.search.audit import audit
+from mathloop.audit.report import audit
 from mathloop.search.loop import Session, SessionLimits
 from mathloop.check.runner import InProcessRunner
 from tests.unit.test_loop import Scripted

@@ -15,7 +15,7 @@ PACKAGE = ROOT / "mathloop"
 LAYER = {
     "domain": 0, "order": 0, "contract": 0, "bounded": 0, "children": 0, "outputs": 0,
     "check": 1, "targets": 1, "propose": 1, "lean": 1, "store": 1, "export": 1,
-    "search": 2,
+    "search": 2, "audit": 2,  # audit re-verifies what search recorded
     "env": 3, "view": 3,  # the verifier as a reward; pictures and pages of what search recorded
     "integrations": 4, "bench": 4, "web": 4,
     "cli": 5,

@@ -50,7 +50,7 @@ def audit_memory(contract_sha: str, repo: Repository, reported: set[tuple[str, s
 
     Each session's rows must form an unbroken chain from the session's opening fields (format 3: and
     from the lineage anchor and the head it opened on); a row without chain fields is legacy only while
-    no chained row precedes it. `links` (search/audit_lineage.LineageLinks) checks each row against the
+    no chained row precedes it. `links` (audit/lineage.LineageLinks) checks each row against the
     lineage's commits.
     """
     findings: list[Finding] = []

@@ -14,10 +14,10 @@ from typing import Callable
 from mathloop.contract.model import Contract
 from mathloop.domain import fraction_str, payload_sha, sha256_hex
 from mathloop.lean.attest import audit_attestations
-from mathloop.search.audit_lineage import (Coverage, LineageLinks, audit_anchor, audit_failed_rechecks,
+from mathloop.audit.lineage import (Coverage, LineageLinks, audit_anchor, audit_failed_rechecks,
                                            audit_lean_statuses)
-from mathloop.search.audit_memory import MemoryStats, audit_contract_row, audit_memory
-from mathloop.search.audit_recheck import Recheck, Rechecks
+from mathloop.audit.memory import MemoryStats, audit_contract_row, audit_memory
+from mathloop.audit.recheck import Recheck, Rechecks
 from mathloop.check.checker import Checker, checker_for
 from mathloop.check.executors import Executor
 from mathloop.check.rules import evidence_problems
