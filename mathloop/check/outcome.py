@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any
 
 from mathloop.bounded import StrictJSONError, strict_loads
 from mathloop.domain import Evidence, ObligationResult, Trust, Verdict, canonical_dumps
