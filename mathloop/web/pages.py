@@ -11,7 +11,7 @@ from mathloop.contract.model import REST_ON_LABEL, Contract
 from mathloop.domain import Direction, Label, decimal_str
 from mathloop.propose.origin import credited_to
 from mathloop.store.repository import CandidateRecord, CommitRecord
-from mathloop.view.markup import Safe, esc, fill, join
+from mathloop.view.markup import Safe, fill, join
 from mathloop.web.queries import CandidateLine, Lineage
 
 CSS = """

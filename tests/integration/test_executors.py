@@ -195,7 +195,6 @@ def test_a_dask_task_that_failed_for_good_is_an_error_outcome_the_session_re_che
 
 
 def test_the_dask_task_returns_the_childs_json_outcome_and_warm_checks_the_seed_in_the_child(tmp_path):
-    import pickle
 
     from mathloop.check.dask import check_on_worker as check_in_child, close_worker_runners, warm_on_worker as warm_in_child
     from mathloop.check.outcome import outcome_from_bytes
