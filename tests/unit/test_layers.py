@@ -1,4 +1,4 @@
-"""Imports point one way (DESIGN): cli -> search -> {check, targets, propose, lean, store, export} -> {contract,
+"""Imports point one way (docs/design.md): cli -> search -> {check, targets, propose, lean, store, export} -> {contract,
 domain, order}. Every import of every module (lazy ones and TYPE_CHECKING ones included) is read with `ast`."""
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def _imports() -> list[tuple[str, str, str]]:
 
 def test_every_package_has_a_layer():
     packages = {p.name.removesuffix(".py") for p in PACKAGE.iterdir() if p.suffix == ".py" or (p / "__init__.py").exists()}
-    assert packages - set(LAYER) == set(), "place the new package in LAYER (and in DESIGN's layers)"
+    assert packages - set(LAYER) == set(), "place the new package in LAYER (and in docs/design.md's layers)"
 
 
 def test_no_module_imports_a_layer_above_its_own():
