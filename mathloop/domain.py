@@ -25,7 +25,7 @@ class Verdict(enum.StrEnum):
 
 
 class Label(enum.StrEnum):
-    """The single label every candidate gets (see DESIGN.md, the commit rule)."""
+    """The single label every candidate gets (see docs/design.md, the commit rule)."""
 
     CORRECT = "correct"
     PROGRESS = "progress"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Mapping
+from typing import Mapping, overload
 
 from mathloop.contract.model import BoundSpec
 from mathloop.domain import Direction, Label, Scores
@@ -27,6 +27,10 @@ class Comparison:
         return self.label in (Label.CORRECT, Label.PROGRESS)
 
 
+@overload
+def oriented(value: Fraction, spec: BoundSpec) -> Fraction: ...
+@overload
+def oriented(value: None, spec: BoundSpec) -> None: ...
 def oriented(value: Fraction | None, spec: BoundSpec) -> Fraction | None:
     """Return the bound with larger = better.
 

@@ -10,12 +10,13 @@ sends. It leads its own process group; its reaper kills the group when the sessi
 from __future__ import annotations
 
 import os
+from typing import Any
 import pickle
 import sys
 import traceback
 
 
-def _setup(hello: dict) -> None:
+def _setup(hello: dict[str, Any]) -> None:
     """Take the session's import path and the targets it registered by hand (tests, embedding programs)."""
     sys.path[:] = [p for p in hello.get("sys_path", []) if isinstance(p, str)] or sys.path
     try:
@@ -28,7 +29,7 @@ def _setup(hello: dict) -> None:
         pass
 
 
-def _answer(job: tuple) -> bytes:
+def _answer(job: tuple[Any, ...]) -> bytes:
     from mathloop.check.outcome import outcome_to_bytes
     from mathloop.check.runner import check_payload, prepare
     from mathloop.domain import canonical_dumps

@@ -22,12 +22,15 @@ import multiprocessing
 import socket
 import threading
 import time
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from mathloop.check.dask_refusals import PickleRefused, allow_pickle_again, is_refusal, refusals, refuse_pickle_from_dask
 from mathloop.check.outcome import CheckOutcome, outcome_from_bytes, outcome_to_bytes
 from mathloop.check.runner import ProcessRunner, check_payload
 from mathloop.contract.model import Contract
+
+if TYPE_CHECKING:
+    from distributed import Future
 
 __all__ = ["DaskCheck", "DaskExecutor", "NoWorker", "PickleRefused", "check_on_worker", "close_worker_runners",
            "is_loopback", "warm_on_worker"]
@@ -40,7 +43,7 @@ CUT_GRACE_S = 1.0   # past the deadline a task's own cut answer may still be on 
 CLOSE_S = 3.0       # each step of closing the client waits at most this long
 
 
-def check_on_worker(contract: Contract, parent_state, payload, timeout_s: float, left_s: float | None = None) -> bytes:
+def check_on_worker(contract: Contract, parent_state: Mapping[str, Any] | None, payload: Any, timeout_s: float, left_s: float | None = None) -> bytes:
     """Run one check in a checker child of this dask worker; return the child's canonical JSON outcome bytes.
 
     Dask's worker processes are daemonic unless started with DASK_DISTRIBUTED__WORKER__DAEMON=False; a
@@ -76,7 +79,7 @@ def is_loopback(host: str) -> bool:
         infos = socket.getaddrinfo(host, None)
     except OSError:
         return False
-    return bool(infos) and all(ipaddress.ip_address(i[4][0].split("%")[0]).is_loopback for i in infos)
+    return bool(infos) and all(ipaddress.ip_address(str(i[4][0]).split("%")[0]).is_loopback for i in infos)
 
 
 class DaskCheck:
@@ -84,7 +87,7 @@ class DaskCheck:
     was refused, or sent anything but outcome bytes (the session then re-checks the candidate itself), and an
     `interrupted` one when the session's deadline passed first."""
 
-    def __init__(self, executor: "DaskExecutor", task) -> None:
+    def __init__(self, executor: "DaskExecutor", task: Future[bytes]) -> None:
         self.executor, self.task = executor, task  # holding the dask future keeps its task alive
         self.refused_before = refusals()[0]
 
@@ -178,7 +181,7 @@ class DaskExecutor:
         self.in_flight = 4 * self.workers
         self.name = f"dask {address} ({self.workers} worker{'s' if self.workers != 1 else ''})"
 
-    def submit(self, contract: Contract, parent_state, payload) -> "DaskCheck | NoWorker":
+    def submit(self, contract: Contract, parent_state: Mapping[str, Any] | None, payload: Any) -> "DaskCheck | NoWorker":
         if self.broken is not None:
             return NoWorker(f"{self.name}: no more tasks: {self.broken}")
         left = None if self.deadline is None else self.deadline - time.monotonic()

@@ -20,7 +20,7 @@ from typing import Any
 REFUSAL = "a message from the dask cluster carried a pickled object: refused, not unpickled"
 MSGPACK_ONLY = "only able to deserialize data with ['msgpack']"  # distributed's words when deserializers refuse
 
-_GUARDS: list[dict] = []
+_GUARDS: list[dict[str, Any]] = []
 _lock = threading.Lock()
 _count = [0, 0.0]  # refusals so far in this process, and the monotonic time of the last one
 
@@ -82,13 +82,17 @@ def refuse_pickle_from_dask() -> None:
     import distributed.protocol.pickle as dpickle
 
     if not _GUARDS:
-        _GUARDS.append({"dpickle.loads": dpickle.loads, "client.loads": dclient.loads, "client.pickle": dclient.pickle})
+        _GUARDS.append({"dpickle.loads": dpickle.loads, "client.loads": getattr(dclient, "loads"),
+                        "client.pickle": getattr(dclient, "pickle")})
+    # distributed's own names, replaced in place (setattr: they are its imports, not its declared API)
     dpickle.loads = _refuse
-    dclient.loads = _refuse
-    dclient.pickle = types.SimpleNamespace(loads=_refuse, dumps=pickle.dumps, HIGHEST_PROTOCOL=pickle.HIGHEST_PROTOCOL)
+    setattr(dclient, "loads", _refuse)
+    setattr(dclient, "pickle", types.SimpleNamespace(loads=_refuse, dumps=pickle.dumps,
+                                                     HIGHEST_PROTOCOL=pickle.HIGHEST_PROTOCOL))
     for h in _distributed_handlers():
         h.addFilter(_FILTER)
-    logging.lastResort.addFilter(_FILTER)
+    if logging.lastResort is not None:
+        logging.lastResort.addFilter(_FILTER)
 
 
 def allow_pickle_again() -> None:
@@ -98,7 +102,10 @@ def allow_pickle_again() -> None:
 
     if _GUARDS:
         saved = _GUARDS.pop()
-        dpickle.loads, dclient.loads, dclient.pickle = saved["dpickle.loads"], saved["client.loads"], saved["client.pickle"]
+        dpickle.loads = saved["dpickle.loads"]
+        setattr(dclient, "loads", saved["client.loads"])
+        setattr(dclient, "pickle", saved["client.pickle"])
     for h in _distributed_handlers():
         h.removeFilter(_FILTER)
-    logging.lastResort.removeFilter(_FILTER)
+    if logging.lastResort is not None:
+        logging.lastResort.removeFilter(_FILTER)

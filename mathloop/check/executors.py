@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Protocol, TypeVar
 
 from mathloop.check.outcome import CheckOutcome
-from mathloop.check.runner import ProcessRunner
+from mathloop.check.runner import CallOutcome, ProcessRunner
 from mathloop.contract.model import DEFAULT_CHECK_TIMEOUT_S, Contract
 
 T = TypeVar("T")
@@ -166,7 +166,7 @@ class LocalPool:
         """Return the process ids of the children running now."""
         return [r.pid for r in self._runners if r.pid is not None]
 
-    def _run(self, contract: Contract, parent_state, payload) -> CheckOutcome:
+    def _run(self, contract: Contract, parent_state: Mapping[str, Any] | None, payload: Any) -> CheckOutcome:
         runner = self._idle.get()
         try:
             return runner.check(contract, parent_state, payload).by(self.name)
@@ -179,7 +179,8 @@ class LocalPool:
             raise RuntimeError("checker pool is closed")
         return self._run(contract, parent_state, payload)
 
-    def call(self, fn, args: tuple, timeout_s: float | None = None, contract: Contract | None = None):
+    def call(self, fn: Callable[..., Any], args: tuple[Any, ...], timeout_s: float | None = None,
+             contract: Contract | None = None) -> CallOutcome:
         """Run `fn(*args)` in an idle child (runner.ProcessRunner.call)."""
         runner = self._idle.get()
         try:
@@ -187,7 +188,7 @@ class LocalPool:
         finally:
             self._idle.put(runner)
 
-    def submit(self, contract: Contract, parent_state, payload) -> Future:
+    def submit(self, contract: Contract, parent_state: Mapping[str, Any] | None, payload: Any) -> Future[CheckOutcome]:
         """Return a future of one check's outcome."""
         return self._threads.submit(self._run, contract, parent_state, payload)
 

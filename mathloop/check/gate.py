@@ -92,16 +92,19 @@ def _beyond_class_maximum(contract: Contract, evidence: Evidence) -> str | None:
             spec = contract.bound_spec(name)
         except KeyError:
             return f"evidence certifies an unknown bound {name!r}"
-        if _beyond(value, spec) and not _is_cap(spec):
+        limit = _beyond(value, spec)
+        if limit is not None and not _is_cap(spec):
             kind = "a theorem" if spec.class_maximum_is_theorem else "the contract's stated limit"
             return (f"bound {name} = {decimal(value, spec)} is beyond the {spec.class_limit_name} "
-                    f"{decimal(spec.class_maximum, spec)}, {kind}: no valid certificate can pass it, so the "
+                    f"{decimal(limit, spec)}, {kind}: no valid certificate can pass it, so the "
                     "checker is wrong (a checker bug), refused")
     return None
 
 
-def _beyond(value: Fraction, spec: BoundSpec) -> bool:
-    return spec.class_maximum is not None and oriented(value, spec) > oriented(spec.class_maximum, spec)
+def _beyond(value: Fraction, spec: BoundSpec) -> Fraction | None:
+    """Return the class maximum `value` lies beyond, else None."""
+    limit = spec.class_maximum
+    return limit if limit is not None and oriented(value, spec) > oriented(limit, spec) else None
 
 
 def _is_cap(spec: BoundSpec) -> bool:
@@ -114,10 +117,11 @@ def _above_cap(contract: Contract, evidence: Evidence) -> dict[str, str]:
     out = {}
     for name, value in sorted(evidence.bounds.items()):
         spec = contract.bound_spec(name)
-        if _beyond(value, spec) and _is_cap(spec):
-            why = _first_clause(spec.class_maximum_basis.removeprefix("numerical optimum").lstrip(": "))
+        limit = _beyond(value, spec)
+        if limit is not None and _is_cap(spec):
+            why = _first_clause((spec.class_maximum_basis or "").removeprefix("numerical optimum").lstrip(": "))
             out[name] = (f"{name}: certified {decimal(value, spec)} is above the contract's cap "
-                         f"{exact_decimal(spec.class_maximum)} ({spec.class_limit_name}, a numerical optimum, not a theorem"
+                         f"{exact_decimal(limit)} ({spec.class_limit_name}, a numerical optimum, not a theorem"
                          + (f": {why}" if why else "") + "): not counted — refused by the contract, not a checker "
                          "fault; raising the cap is a contract change (a new lineage)")
     return out
@@ -156,10 +160,11 @@ def _reasons(contract: Contract, head: Scores | None, evidence: Evidence, cmp: C
             name = item.removeprefix("bound:")
             spec, new = specs[name], evidence.bounds.get(name)
             old = head.bounds.get(name) if head else None
+            was = decimal(old, spec) if old is not None else "none"  # worse: the head certifies one
             if new is None:
-                reasons.append(f"{name}: not certified (the head certifies {decimal(old, spec)})")
+                reasons.append(f"{name}: not certified (the head certifies {was})")
             else:
-                reasons.append(f"{name}: certified {decimal(new, spec)} is worse than the head's {decimal(old, spec)}")
+                reasons.append(f"{name}: certified {decimal(new, spec)} is worse than the head's {was}")
         else:
             reasons.append(f"{item}: rank rose from {head.ranks.get(item) if head else '-'} to {evidence.ranks.get(item, '-')}")
     if cmp.label is Label.NO_PROGRESS:

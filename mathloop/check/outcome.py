@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any
 
 from mathloop.bounded import StrictJSONError, strict_loads
 from mathloop.domain import Evidence, ObligationResult, Trust, Verdict, canonical_dumps
@@ -129,7 +129,7 @@ def _result(data: Any, i: int) -> ObligationResult:
     return ObligationResult(_str(d["id"], f"evidence.results[{i}].id"), verdict, rank, trust, tuple(reasons))
 
 
-def _obj(v: Any, where: str) -> dict:
+def _obj(v: Any, where: str) -> dict[str, Any]:
     if type(v) is not dict:
         raise WireError(f"{where}: not an object")
     return v
@@ -153,9 +153,9 @@ def _rational(v: Any, where: str) -> Fraction:
 
 
 def _number(v: Any, where: str) -> int | float:
-    if type(v) not in (int, float):
+    if type(v) is not int and type(v) is not float:
         raise WireError(f"{where}: not a number")
-    return v
+    return float(v) if type(v) is float else int(v)
 
 
 def _float(v: Any, where: str) -> float:

@@ -109,17 +109,17 @@ def _bounds(contract: Contract, evidence: Evidence, results: Mapping[str, Obliga
             if why:
                 out.append(f"{o.id}: {why}")
     for name, value in bounds.items():
-        o = known.get(name) if isinstance(name, str) else None
-        if o is None:
+        bound_of = known.get(name) if isinstance(name, str) else None
+        if bound_of is None:
             out.append(f"evidence certifies an unknown bound {_short(name)}")
             continue
         if type(value) is not Fraction:
             out.append(f"bound {name}: {type(value).__name__} {_short(value)} is not an exact rational")
             continue
-        for dep in (o.id, *_upstream(contract, o.id)):
+        for dep in (bound_of.id, *_upstream(contract, bound_of.id)):
             why = _not_standing(dep, results.get(dep), declared, bounds, contract)
             if why:
-                own = "its obligation" if dep == o.id else "which it depends on,"
+                own = "its obligation" if dep == bound_of.id else "which it depends on,"
                 out.append(f"bound {name}: certified while {dep}, {own} is {why}; a bound counts only when its "
                            "obligation and everything it depends on are PROVED (or declared open by the target)")
                 break

@@ -15,7 +15,8 @@ import sys
 import time
 import traceback
 from dataclasses import dataclass
-from typing import Any, Mapping, Protocol
+from pathlib import Path
+from typing import Any, Callable, Mapping, Protocol
 
 from mathloop.bounded import StrictJSONError, strict_loads
 from mathloop.check.frames import FrameClosed, FrameTimeout, FrameTooLarge, read_frame, write_frame
@@ -24,7 +25,8 @@ from mathloop.children import Lifeline, die_with_parent, kill_group
 from mathloop.contract.model import Contract
 from mathloop.domain import Evidence
 from mathloop.targets import build_target
-from mathloop.targets.base import CertificateError, CheckerCrash, Malformed
+from mathloop.targets.base import Target
+from mathloop.targets.errors import CertificateError, CheckerCrash, Malformed
 
 STARTUP_S = 120.0  # a fresh interpreter plus a target's imports; ~1-2 s here, far more on a loaded machine
 
@@ -72,10 +74,10 @@ def _one_line(e: BaseException) -> str:
     return traceback.format_exception_only(type(e), e)[-1].strip()
 
 
-_TARGETS: dict[str, Any] = {}
+_TARGETS: dict[str, Target] = {}
 
 
-def _target_for(contract: Contract):
+def _target_for(contract: Contract) -> Target:
     t = _TARGETS.get(contract.sha256)
     if t is None:
         t = _TARGETS[contract.sha256] = build_target(contract)
@@ -92,7 +94,10 @@ def prepare(contract: Contract) -> str | None:
 
 
 class CheckRunner(Protocol):
-    """Runs checks. `check` never raises for checker failures; `close` releases workers."""
+    """Runs checks. `check` never raises for checker failures; `close` releases workers; a check still running at
+    `deadline` (a time.monotonic() instant; None: none) is cut there."""
+
+    deadline: float | None
 
     def check(self, contract: Contract, parent_state: Mapping[str, Any] | None, payload: Any) -> CheckOutcome: ...
 
@@ -141,8 +146,9 @@ class ProcessRunner:
         # A session's --time-limit as a time.monotonic() instant: a check still running then is cut
         # there (interrupted), so that the session's clean stop is never a whole check timeout late.
         self.deadline: float | None = None
-        self._proc: subprocess.Popen | None = None
-        self._to = self._from = None
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._to: int | None = None  # the job pipe's write end, the outcome pipe's read end
+        self._from: int | None = None
         self._lifeline: Lifeline | None = None
         self._prepared: set[str] = set()
 
@@ -176,8 +182,8 @@ class ProcessRunner:
         self._prepared = set()
         until = self._until(self.startup_s)
         try:
-            write_frame(self._to, _hello(), until)
-            reply = read_frame(self._from, 4096, until)
+            write_frame(job_w, _hello(), until)
+            reply = read_frame(out_r, 4096, until)
         except (FrameTimeout, FrameClosed, FrameTooLarge) as e:
             self._kill()
             return f"checker child did not start within {self.startup_s:g} s ({type(e).__name__})"
@@ -237,8 +243,10 @@ class ProcessRunner:
         self._prepared.add(contract.sha256)
         return None
 
-    def _exchange(self, job: tuple, until: float, cap: int) -> bytes | str:
+    def _exchange(self, job: tuple[Any, ...], until: float, cap: int) -> bytes | str:
         """Return the child's reply bytes, or a string saying why there is none (the child is then killed)."""
+        if self._to is None or self._from is None:  # _ready starts a child first
+            return "checker child is not running"
         try:
             write_frame(self._to, pickle.dumps(job, protocol=pickle.HIGHEST_PROTOCOL), until)
             return read_frame(self._from, cap, until)
@@ -250,47 +258,45 @@ class ProcessRunner:
             self._kill()
             return f"checker process died (exit code {code}): {type(e).__name__}"
 
-    def _bounded(self, job: tuple, contract: Contract | None, timeout_s: float, cap: int) -> tuple[bytes | None, CheckOutcome | None]:
-        """Run `job` under `timeout_s`, or only until the deadline when that comes first; return (reply, None)
-        or (None, the error outcome)."""
+    def _bounded(self, job: tuple[Any, ...], contract: Contract | None, timeout_s: float, cap: int) -> bytes | CheckOutcome:
+        """Run `job` under `timeout_s`, or only until the deadline when that comes first; return the reply bytes,
+        or the error outcome."""
         started = time.monotonic()
         why = self._ready(contract)
         if why:
             if self.deadline is not None and time.monotonic() >= self.deadline:  # the start-up was cut, not the check
-                return None, CheckOutcome(error=cut_at_time_limit(time.monotonic() - started) + " while its checker "
-                                          "process started", interrupted=True)
-            return None, CheckOutcome(error=why)
+                return CheckOutcome(error=cut_at_time_limit(time.monotonic() - started) + " while its checker "
+                                    "process started", interrupted=True)
+            return CheckOutcome(error=why)
         now = time.monotonic()
-        left = None if self.deadline is None else max(self.deadline - now, 1.0)
-        cut = left is not None and left < timeout_s
-        reply = self._exchange(job, now + (left if cut else timeout_s), cap)
+        left = timeout_s if self.deadline is None else min(max(self.deadline - now, 1.0), timeout_s)
+        reply = self._exchange(job, now + left, cap)
         if reply == "timeout":
-            if cut:
-                return None, CheckOutcome(error=cut_at_time_limit(left), interrupted=True)
-            return None, CheckOutcome(error=f"checker timed out after {timeout_s:g} s (process tree killed)")
+            if left < timeout_s:  # cut at the session's deadline, not timed out
+                return CheckOutcome(error=cut_at_time_limit(left), interrupted=True)
+            return CheckOutcome(error=f"checker timed out after {timeout_s:g} s (process tree killed)")
         if isinstance(reply, str):
-            return None, CheckOutcome(error=reply)
-        return reply, None
+            return CheckOutcome(error=reply)
+        return reply
 
     def check_bytes(self, contract: Contract, parent_state: Mapping[str, Any] | None, payload: Any) -> bytes:
         """Return the child's canonical JSON outcome bytes, unread (what a dask worker passes on)."""
         from mathloop.check.outcome import outcome_to_bytes
 
-        reply, failed = self._bounded(("check", contract, parent_state, payload), contract, self.timeout_s,
-                                      MAX_OUTCOME_BYTES)
-        return reply if failed is None else outcome_to_bytes(failed)
+        reply = self._bounded(("check", contract, parent_state, payload), contract, self.timeout_s, MAX_OUTCOME_BYTES)
+        return reply if isinstance(reply, bytes) else outcome_to_bytes(reply)
 
     def check(self, contract: Contract, parent_state: Mapping[str, Any] | None, payload: Any) -> CheckOutcome:
         """Return the outcome of one check in the child (errors are values, never raised)."""
         return outcome_from_bytes(self.check_bytes(contract, parent_state, payload), "checker child")
 
-    def call(self, fn, args: tuple, timeout_s: float | None = None, contract: Contract | None = None) -> CallOutcome:
+    def call(self, fn: Callable[..., Any], args: tuple[Any, ...], timeout_s: float | None = None, contract: Contract | None = None) -> CallOutcome:
         """Run the importable top-level `fn(*args)` in the child under the same kill-the-tree timeout; its value
         comes back as JSON, an exception by type name and message."""
-        reply, failed = self._bounded(("call", fn, args), contract, self.timeout_s if timeout_s is None else timeout_s,
-                                      MAX_OUTCOME_BYTES)
-        if failed is not None:
-            return CallOutcome(error=failed.error)
+        reply = self._bounded(("call", fn, args), contract, self.timeout_s if timeout_s is None else timeout_s,
+                              MAX_OUTCOME_BYTES)
+        if isinstance(reply, CheckOutcome):
+            return CallOutcome(error=reply.error)
         try:
             data = strict_loads(reply.decode("utf-8"))
         except (StrictJSONError, UnicodeDecodeError) as e:
@@ -306,7 +312,7 @@ class ProcessRunner:
         return CallOutcome(error="checker's reply could not be read")
 
     def close(self) -> None:
-        if self._proc is not None and self._proc.poll() is None:
+        if self._proc is not None and self._proc.poll() is None and self._to is not None:
             try:
                 write_frame(self._to, pickle.dumps(None), time.monotonic() + 2)
                 self._proc.wait(timeout=2)
@@ -317,7 +323,7 @@ class ProcessRunner:
         self._release()
 
 
-def read_certificate_json(path) -> Any:
+def read_certificate_json(path: Path | str) -> Any:
     """Return the strict JSON of a file named by a manifest (the bounded reader handed to the target).
 
     Raises:
@@ -331,7 +337,7 @@ def read_certificate_json(path) -> Any:
         raise CertificateError(str(e).removeprefix("file ")) from None
 
 
-def verify_chain(contract: Contract, manifest_path) -> dict | None:
+def verify_chain(contract: Contract, manifest_path: Path) -> dict[str, Any] | None:
     """Run in a checker child: the target's re-verification of an exported chain, as JSON (None: no chains)."""
     chain = build_target(contract).verify_certificate_chain(manifest_path, read_certificate_json)
     if chain is None:

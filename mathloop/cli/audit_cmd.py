@@ -11,9 +11,10 @@ from rich.text import Text
 
 from mathloop.bounded import MAX_CHECKPOINT_BYTES, InputError, read_json
 from mathloop.cli.common import DB_HELP, TARGET_HELP, console, contract_option, fail, open_contract, open_repo
-from mathloop.search.audit import audit_store
+from mathloop.contract.model import Contract
+from mathloop.audit.report import audit_store
 from mathloop.check.executors import LocalPool
-from mathloop.search.runner import ProcessRunner
+from mathloop.check.runner import ProcessRunner
 from mathloop.store.checkpoint import Checkpoint, CheckpointError
 from mathloop.store.engine import StoreError, make_engine
 from mathloop.store.repository import Repository
@@ -38,11 +39,22 @@ def audit(
                                               help="A file from `mathloop checkpoint`: fail unless the chain extends it."),
     workers: int = typer.Option(1, "--workers", min=1, max=256,
                                 help="Re-checks run at once (local process pool); the report is the same for any N."),
+    lineage: Optional[str] = typer.Option(None, "--lineage", metavar="HASH",
+                                          help="Audit the store's lineage with this contract hash (or a unique prefix) "
+                                               "against the contract text stored with it: a lineage of an older "
+                                               "contract version."),
 ) -> None:
     """Exit 0 when every commit and memory row re-verifies; otherwise name the first edited row and exit 1."""
-    contract = open_contract(target, contract_file)
     cp = _read_checkpoint(checkpoint) if checkpoint is not None else None
-    repo = _open(db)
+    if lineage is not None:
+        if contract_file is not None:
+            fail("give --lineage or --contract, not both: --lineage audits with the contract stored with the lineage")
+        repo = _open(db)
+        contract = _stored_lineage(repo, lineage, target)
+    else:
+        contract = open_contract(target, contract_file)
+        repo = _open(db)
+        _hint_older(repo, contract)
     timeout = float(contract.check_timeout_s)
     # several workers: the pool's children re-check, the runner (never started then) only marks "re-check"
     pool = LocalPool(workers, timeout) if workers > 1 and not hash_only else None
@@ -87,6 +99,36 @@ def audit(
                       f"(length {cp.length}) and every memory chain its tip.", highlight=False)
 
 
+def _stored_lineage(repo: Repository, prefix: str, target: str | None) -> Contract:
+    """Return the contract stored with the lineage `prefix` names; exit 2 when none, or when TARGET names another."""
+    from mathloop.contract.model import ContractError
+    from mathloop.store.models import ContractRow
+    from mathloop.store.prefixes import resolve
+    from mathloop.store.raw import contract_row
+    from mathloop.targets import load_stored
+
+    found = resolve(repo.engine, ContractRow.sha256, prefix, what="lineage")
+    row = contract_row(repo.engine, found.full) if found.full is not None else None
+    if row is None:
+        fail(f"--lineage: {found.problem or 'no such lineage'}")
+    if target is not None and target not in (row.name, row.target):
+        fail(f"TARGET {target!r} does not match --lineage {row.sha256[:12]} ({row.name}, implementation {row.target})")
+    try:
+        return load_stored(row.name, row.sha256, row.text)
+    except ContractError as e:
+        fail(f"--lineage {row.sha256[:12]}: the contract stored with it is not one its target accepts today: {e}")
+
+
+def _hint_older(repo: Repository, contract: Contract) -> None:
+    """Print how to audit this store's lineages of older versions of the contract, when there are any."""
+    older = [r.sha256 for r in repo.lineages(contract.name) if r.sha256 != contract.sha256]
+    if older:
+        console.print(Text.assemble(("note", "yellow"), f": this store also holds {len(older)} lineage(s) of an older "
+                                                        f"{contract.name} contract; audit each with --lineage HASH ("
+                                                        f"{', '.join(h[:12] for h in older)})."),
+                      highlight=False, soft_wrap=True)
+
+
 def _open(db: str | None):
     """Return the store opened read-only (an audit only reads: a read-only file or role audits too).
 
@@ -111,7 +153,7 @@ def _open(db: str | None):
 def _lean_rerun(contract, repo):
     """Return audit findings for the Lean results a fresh Lean run does not reproduce."""
     from mathloop.lean.commit import rerun
-    from mathloop.search.audit import Finding
+    from mathloop.audit.report import Finding
     from mathloop.targets import build_target
 
     commits = repo.commits(contract.sha256)

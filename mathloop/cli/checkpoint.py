@@ -9,7 +9,7 @@ import typer
 
 from mathloop.cli.common import DB_HELP, TARGET_HELP, console, contract_option, fail, open_contract, open_repo
 from mathloop.outputs import OutputError, check_folder, write_text
-from mathloop.search.audit import OTHER_CHAINS
+from mathloop.audit.report import OTHER_CHAINS
 from mathloop.store.checkpoint import take
 
 

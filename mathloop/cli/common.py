@@ -15,7 +15,7 @@ from mathloop.contract import Contract, ContractError
 from mathloop.contract.model import REST_ON_LABEL
 from mathloop.targets import load_contract, load_file
 from mathloop.domain import Direction
-from mathloop.search.gate import bound_specs, decimal
+from mathloop.check.gate import bound_specs, decimal
 from mathloop.store.engine import StoreError, make_engine
 from mathloop.store.repository import Repository
 
@@ -80,8 +80,8 @@ def open_contract(target: Optional[str], contract_file: Optional[Path] = None) -
 
 
 def contract_line(contract: Contract) -> str:
-    """Return "contract 1a2b3c4d5e6f (package mathloop)" or "(user contract file PATH)"."""
-    where = f"package {contract.package}" if contract.source == "package" else f"user contract file {contract.path}"
+    """Return "contract 1a2b3c4d5e6f (package mathloop)", "(user contract file PATH)" or "(the store's copy)"."""
+    where = contract.origin if contract.source != "file" else f"user contract file {contract.path}"
     return f"contract {contract.sha256[:12]} ({where})"
 
 

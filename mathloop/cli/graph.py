@@ -15,7 +15,7 @@ from mathloop.cli.common import (DB_HELP, TARGET_HELP, console, contract_option,
 from mathloop.domain import Kind
 from mathloop.export.graph import render, to_dot
 from mathloop.outputs import OutputError, check_folder, write_text
-from mathloop.search.bracket import bracket
+from mathloop.check.bracket import bracket
 
 _STYLE = {"discharged": "green", "Lean-checked": "bold green", "open": "yellow", "refuted": "red", "error": "red",
           "taken as given": "cyan"}

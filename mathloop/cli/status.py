@@ -12,9 +12,9 @@ from rich.text import Text
 from mathloop.cli.common import (DB_HELP, TARGET_HELP, bounds_json, console, contract_line, contract_option,
                                  hypotheses_line, open_contract, open_repo, print_json)
 from mathloop.lean import attest
-from mathloop.search.bracket import bracket
+from mathloop.check.bracket import bracket
 from mathloop.view.bracket_history import bracket_history
-from mathloop.search.gate import open_obligations
+from mathloop.check.gate import open_obligations
 from mathloop.store.rechecks import failed_rechecks
 from mathloop.view.counts import COMMITS_MEANING, explain_labels, lineage_counts
 

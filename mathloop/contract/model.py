@@ -122,8 +122,8 @@ class Contract:
         text: the file's text as loaded (stored with the lineage).
         parameters / limits: raw tables; the target validates them into its own types.
         seed: the seed candidate payload (committed as the root after it is checked).
-        source: "package" (shipped by an installed distribution) or "file" (a user contract named
-            with --contract).
+        source: "package" (shipped by an installed distribution), "file" (a user contract named
+            with --contract) or "store" (the text a store keeps with its lineage).
         package: the distribution that ships it (None for a user file).
         check_timeout_s / default_budget / lean_timeout_s: the generic limits, typed.
     """
@@ -147,7 +147,9 @@ class Contract:
 
     @property
     def origin(self) -> str:
-        """Return where the contract came from, for display: "package mathloop" or "file PATH"."""
+        """Return where the contract came from, for display: "package mathloop", "file PATH" or "the store's copy"."""
+        if self.source == "store":
+            return "the store's copy"
         return f"package {self.package}" if self.source == "package" else f"file {self.path}"
 
     @property

@@ -1,4 +1,4 @@
-"""The environment's checker processes: the one pool (mathloop/check/pool.py), started and warmed eagerly."""
+"""The environment's checker processes: the one pool (mathloop/check/executors.py), started and warmed eagerly."""
 
 from __future__ import annotations
 

@@ -109,7 +109,7 @@ class Environment:
     def __init__(self, target: str | Contract, reference: StoreCommit | None = None, *,
                  rewards: RewardTable | None = None, workers: int = 1, rejections: int = 0,
                  timeout_s: float | None = None, start_method: str | None = None,
-                 pool: CheckerPool | None = None) -> None:
+                 pool: LocalPool | None = None) -> None:
         if rejections < 0:
             raise ValueError(f"rejections: must be >= 0, got {rejections}")
         self.contract = target if isinstance(target, Contract) else load_contract(target)

@@ -7,7 +7,7 @@ from typing import Any, Mapping, Sequence
 from mathloop.contract import Contract
 from mathloop.propose.base import Context, Head, Rejection
 from mathloop.propose.prompt import build_messages
-from mathloop.search.gate import open_obligations
+from mathloop.check.gate import open_obligations
 
 
 def context_at(contract: Contract, head: Head | None, rejections: Sequence[Rejection] = ()) -> Context:

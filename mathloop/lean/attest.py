@@ -6,7 +6,7 @@ attestation's hash and its canonical body, so an edited, inserted or deleted row
 `audit` names the commit. The latest attestation of a commit is its Lean status; a commit with none is
 `pending`. A well-formed, newly hashed attestation that contradicts an earlier one of its commit (e.g.
 `refuted` appended after `checked`) is the audit's one contradiction check, on the rows
-(search/audit_lineage.audit_lean_statuses), not this chain's.
+(audit/lineage.audit_lean_statuses), not this chain's.
 """
 
 from __future__ import annotations
@@ -170,7 +170,7 @@ def verify_chain(engine: Engine, contract_sha: str, commits: Mapping[str, int],
     `commits` maps each commit hash of the lineage to its seq; `expected_artifact(commit)` returns the
     sha256 of the commit's rendering today (None if it renders none), so a decisive attestation about
     another file is found. Contradictions between well-formed attestations are the audit's
-    (search/audit_lineage.audit_lean_statuses).
+    (audit/lineage.audit_lean_statuses).
     """
     problems: list[Problem] = []
     prev = GENESIS

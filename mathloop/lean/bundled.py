@@ -9,7 +9,6 @@ cache, keyed by (library sha256, prelude sha256), so every ordinary file's `impo
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import importlib.util
 import json
@@ -21,6 +20,8 @@ import tempfile
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+
+from filelock import FileLock
 
 from mathloop.lean.process import LeanCancelled, LeanCrash, run_process
 
@@ -127,22 +128,6 @@ def _atomic_write(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
-class _Lock:
-    """An exclusive file lock (concurrent processes build the cache once)."""
-
-    def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.f = path.open("a")
-
-    def __enter__(self) -> "_Lock":
-        fcntl.flock(self.f, fcntl.LOCK_EX)
-        return self
-
-    def __exit__(self, *exc) -> None:
-        fcntl.flock(self.f, fcntl.LOCK_UN)
-        self.f.close()
-
-
 def _entry_point(lib: Path, root: Path) -> tuple[tuple[str, ...], str]:
     """Return (command, launcher): the C stub, built once in the cache when `cc` exists, else ctypes."""
     exe = root / "bin" / "lean"
@@ -209,7 +194,8 @@ def prepare(memory_mb: int = 8192) -> Bundled:
     psha = prelude_sha256()
     root = cache_root() / f"lean-{LIBRARY_SHA256[:16]}"
     prelude_dir = root / f"prelude-{psha[:16]}"
-    with _Lock(root / ".lock"):
+    root.mkdir(parents=True, exist_ok=True)
+    with FileLock(root / ".lock"):  # concurrent processes build the cache once
         command, launcher = _entry_point(lib, root)
         if not (prelude_dir / "Init.olean").is_file():
             _compile_prelude(command, prelude_dir, memory_mb)

@@ -16,7 +16,9 @@ import tempfile
 from pathlib import Path
 from typing import Mapping
 
-from mathloop.lean.bundled import _Lock, cache_root
+from filelock import FileLock
+
+from mathloop.lean.bundled import cache_root
 from mathloop.lean.process import LeanCancelled, LeanCrash, run_process
 from mathloop.lean.names import declared_in, prelude_names, shadowing
 from mathloop.lean.source import scan
@@ -66,10 +68,10 @@ def support_path(tc: Toolchain, modules: Mapping[str, str] | None = None, timeou
     out = cache_root() / "support" / _key(tc, modules)
     if (out / ".complete").is_file():
         return out
-    with _Lock(cache_root() / "support" / ".lock"):
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(out.parent / ".lock"):  # concurrent processes build each support library once
         if (out / ".complete").is_file():
             return out
-        out.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=out.parent, prefix=".build-") as tmp:
             root = Path(tmp)
             for m, text in modules.items():  # in dependency order: Exact first

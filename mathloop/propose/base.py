@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Protocol, runtime_checkable
 
 from mathloop.contract.model import Contract
-from mathloop.domain import Head, Rejection, payload_sha  # re-exported: proposers import them from here
+from mathloop.domain import Head, Rejection  # re-exported: proposers import them from here
+from mathloop.domain import payload_sha as payload_sha
 
 
 class StopSession(Exception):

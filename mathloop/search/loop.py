@@ -5,10 +5,10 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
 from mathloop.check.checker import Checker, checker_for
-from mathloop.check.executors import Executor
+from mathloop.check.executors import Executor, Pending
 from mathloop.check.gate import Decision, open_obligations
 from mathloop.check.outcome import CheckOutcome
 from mathloop.check.runner import ProcessRunner
@@ -17,6 +17,10 @@ from mathloop.domain import Evidence, Label, payload_sha
 from mathloop.propose.base import Context, Proposal, Proposer, StopSession
 from mathloop.store.rechecks import LOOP_KEYS, UNVERIFIED, checked_payloads, failed_rechecks
 from mathloop.store.repository import CommitRecord, HeadMoved, Repository
+
+if TYPE_CHECKING:
+    from mathloop.check.bracket import Limit
+    from mathloop.search.quarantine import Recheck
 
 MAX_REGATES = 5
 # The reason and meta flag that mark a repeat: recorded with the label no_progress (it adds nothing to the
@@ -60,7 +64,7 @@ class SessionSummary:
     """
 
     session_id: int | None
-    labels: Counter = field(default_factory=Counter)
+    labels: Counter[str] = field(default_factory=Counter)
     commits: int = 0
     root: CommitRecord | None = None
     start_head: CommitRecord | None = None
@@ -69,7 +73,7 @@ class SessionSummary:
     seconds: float = 0.0
     interrupted: int = 0
     repeats: int = 0  # exact repeats of a stored payload: recorded as no_progress without a check
-    rechecks: list = field(default_factory=list)  # search/quarantine.Recheck per worker quarantined in the session
+    rechecks: list[Recheck] = field(default_factory=list)  # per worker quarantined in the session
 
     @property
     def failed_commits(self) -> list[str]:
@@ -122,16 +126,24 @@ class Session:
             return head
         payload = dict(self.contract.seed)
         out, decision = self.checker.judge(None, payload, None, self.checker.limits(self.repo, None))
-        if decision is None or decision.label is Label.ERROR or decision.capped:
-            raise SeedRefused(f"{self.contract.path}: seed: {out.malformed or out.error or '; '.join(decision.reasons)}")
+        if decision is None or out.evidence is None or decision.label is Label.ERROR or decision.capped:
+            why = out.malformed or out.error or "; ".join(decision.reasons if decision is not None else ())
+            raise SeedRefused(f"{self.contract.path}: seed: {why}")
         try:
             root = self.repo.commit(contract_sha=self.contract.sha256, session_id=self.session_id, parent=None,
                                     payload=payload, proposer="seed", meta={"source": str(self.contract.path)},
                                     label=decision.label, evidence=out.evidence)
         except HeadMoved:  # another process committed the root first
-            return self.repo.head(self.contract.sha256)
+            return self._moved_head()
         self._committed(root, out.evidence)
         return root
+
+    def _moved_head(self) -> CommitRecord:
+        """Return the head another writer moved the lineage to (a HeadMoved says there is one)."""
+        head = self.repo.head(self.contract.sha256)
+        if head is None:
+            raise RuntimeError(f"lineage {self.contract.sha256[:12]}: the head moved, but the store has none")
+        return head
 
     def _committed(self, commit: CommitRecord, evidence: Evidence) -> None:
         if self.on_commit is not None:
@@ -151,7 +163,7 @@ class Session:
                          evidence=out.evidence if out is not None else None)
 
     def step(self, head: CommitRecord, p: Proposal, judged: tuple[CheckOutcome, Decision | None] | None = None,
-             limits: tuple = ()) -> tuple[CommitRecord, Label | None]:
+             limits: Sequence[Limit] = ()) -> tuple[CommitRecord, Label | None]:
         """Judge one proposal against the head (`judged`: already judged against exactly this head) and commit it
         if the gate passes; returns (head, label), label None when its check was cut by the time limit."""
         if p.malformed is not None:
@@ -166,7 +178,7 @@ class Session:
                 label = Label.MALFORMED if out.malformed is not None else Label.ERROR
                 self._record(head, p, label, [out.malformed or out.error or "checker gave no answer"], out)
                 return head, label
-            if not decision.commits:
+            if not decision.commits or out.evidence is None:  # the gate commits only on evidence
                 self._record(head, p, decision.label, list(decision.reasons), out)
                 return head, decision.label
             try:
@@ -174,7 +186,7 @@ class Session:
                                           payload=p.payload, proposer=p.proposer, meta=self._meta(p, out),
                                           label=decision.label, evidence=out.evidence)
             except HeadMoved:
-                head = self.repo.head(self.contract.sha256)  # another writer won: re-check and re-gate
+                head = self._moved_head()  # another writer won: re-check and re-gate
                 limits = self.checker.limits(self.repo, head.hash)
                 continue
             self.made += 1
@@ -184,7 +196,7 @@ class Session:
         return head, Label.ERROR
 
     @staticmethod
-    def _meta(p: Proposal, out: CheckOutcome) -> dict:
+    def _meta(p: Proposal, out: CheckOutcome) -> dict[str, Any]:
         return dict(p.meta) if out.worker is None else {**p.meta, "checked_by": out.worker}
 
     def _recheck_quarantined(self, head: CommitRecord, summary: SessionSummary) -> CommitRecord:
@@ -201,9 +213,9 @@ class Session:
                                "session's re-check (the lineage fails its audit from the first)")
         return head
 
-    def _submit(self, head: CommitRecord, batch: list[Proposal]) -> list[tuple[Any, Any]]:
+    def _submit(self, head: CommitRecord, batch: list[Proposal]) -> list[tuple[Mapping[str, Any], Pending | None]]:
         """Start every check of the round at once; return (state checked against, pending check) per proposal."""
-        out = []
+        out: list[tuple[Mapping[str, Any], Pending | None]] = []
         for p in batch:
             if p.meta.get("repeat_of") is not None:
                 out.append((head.state, None))
@@ -216,8 +228,9 @@ class Session:
             clock: Callable[[], float] = time.monotonic) -> SessionSummary:
         """Run rounds until the budget or time limit is spent or the proposer has nothing more."""
         t0 = clock()
-        if hasattr(proposer, "use_child"):  # a proposer that proposes ahead does its float work in a child of its own
-            proposer.use_child(ProcessRunner)
+        use_child: Callable[[type[ProcessRunner]], None] | None = getattr(proposer, "use_child", None)
+        if use_child is not None:  # a proposer that proposes ahead does its float work in a child of its own
+            use_child(ProcessRunner)
         head = self.ensure_root()
         warm_from = clock()
         self.checker.warm()  # every executor worker checks the seed once now, not inside the first round
@@ -227,10 +240,14 @@ class Session:
         end = min(ends) if ends else None  # on the session clock
         if end is not None:  # a check still running at the limit is cut there, not at its timeout
             self.checker.set_deadline(time.monotonic() + (end - clock()))
-        over = lambda: end is not None and clock() >= end  # noqa: E731
+
+        def over() -> bool:
+            return end is not None and clock() >= end
+
         summary = SessionSummary(self.session_id, start_head=head, head=head)
-        if observer is not None and hasattr(observer, "started"):
-            observer.started(head)
+        started: Callable[[CommitRecord], None] | None = getattr(observer, "started", None)
+        if started is not None:
+            started(head)
         seen = checked_payloads(self.repo.engine, self.contract.sha256)
         done = rnd = 0
         while not summary.outcome:
@@ -255,12 +272,11 @@ class Session:
                           if pending is not None and state == head.state else None)
                 if p.meta.get("repeat_of") is not None:
                     self._record_repeat(head, p, p.meta["repeat_of"])
-                    head, label = head, Label.NO_PROGRESS
                     summary.repeats += 1
                     done += 1
-                    summary.labels[label.value] += 1
+                    summary.labels[Label.NO_PROGRESS.value] += 1
                     if observer is not None:
-                        observer.candidate(label, head, summary)
+                        observer.candidate(Label.NO_PROGRESS, head, summary)
                     if over():
                         summary.outcome = "time limit"
                         break
@@ -284,8 +300,9 @@ class Session:
             rnd += 1
         summary.head = head
         summary.seconds = clock() - t0
-        if observer is not None and hasattr(observer, "finished"):
-            observer.finished(summary)
+        finished: Callable[[SessionSummary], None] | None = getattr(observer, "finished", None)
+        if finished is not None:
+            finished(summary)
         return summary
 
 

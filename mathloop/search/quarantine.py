@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from mathloop.check.checker import Checker, disagreement
 from mathloop.check.outcome import CheckOutcome
@@ -29,8 +29,11 @@ from mathloop.propose.base import Proposal
 from mathloop.store.rechecks import CHECKED_BY, FAILED_COMMIT, RECHECK_OF, WORKER, answers_of
 from mathloop.store.repository import CandidateRecord, CommitRecord, Repository
 
+if TYPE_CHECKING:
+    from mathloop.check.bracket import Limit
+
 # The loop's step: judge a proposal against the head and commit or record it; returns (head, label or None).
-Step = Callable[[CommitRecord, Proposal, None, tuple], tuple[CommitRecord, "Label | None"]]
+Step = Callable[[CommitRecord, Proposal, None, "Sequence[Limit]"], tuple[CommitRecord, "Label | None"]]
 
 BY_SESSION = "session (re-check after quarantine)"
 
@@ -64,7 +67,7 @@ class Recheck:
 
 
 def recheck_answers(repo: Repository, contract: Contract, checker: Checker, session_id: int | None, step: Step,
-                    worker: str, head: CommitRecord, labels: Counter) -> tuple[CommitRecord, Recheck]:
+                    worker: str, head: CommitRecord, labels: Counter[str]) -> tuple[CommitRecord, Recheck]:
     """Re-check every answer `worker` gave in the lineage (see the module docstring), judging again through the
     loop's `step`; rows written go to session `session_id`. Return the head and what was found; every row written
     is counted in `labels`."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import quote
 
@@ -69,7 +70,7 @@ def make_engine(db: str | None, *, create: bool = True, readonly: bool = False) 
     if url.startswith("sqlite"):
 
         @event.listens_for(engine, "connect")
-        def _sqlite_pragmas(dbapi_conn, _record) -> None:  # durability and integrity, per connection
+        def _sqlite_pragmas(dbapi_conn: sqlite3.Connection, _record: object) -> None:  # durability and integrity, per connection
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA synchronous=NORMAL")
@@ -95,7 +96,7 @@ def _not_a_directory(path: Path) -> None:
                          f"--db {path / 'mathloop.db'})")
 
 
-def _sqlite_readonly(path: Path):
+def _sqlite_readonly(path: Path) -> Callable[[], sqlite3.Connection]:
     """Return a connection factory for a SQLite store that writes nothing, not even beside the file.
 
     `mode=ro` alone still creates `-wal`/`-shm` files beside a WAL store (and leaves them); `immutable=1`

@@ -8,6 +8,18 @@ from sqlmodel import Field, SQLModel
 GENESIS = "0" * 64  # the parent of a lineage's root commit; keeps (contract, parent) unique for roots
 
 
+def stored(key: int | None) -> int:
+    """Return a number the store must hold: a row's key (None only before its first flush), an aggregate over
+    non-null values. None is a bug, raised.
+
+    >>> stored(7)
+    7
+    """
+    if key is None:
+        raise ValueError("a row read from or flushed to the store has no key")
+    return key
+
+
 class ContractRow(SQLModel, table=True):
     """A contract lineage: its hash, the file text it was loaded from, and the target it names."""
 

@@ -9,7 +9,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from mathloop.store.models import (ArtifactRow, CandidateRow, CommitRow, ContractRow, LineageAnchorRow,
-                                   SessionOpeningRow, SessionRow)
+                                   SessionOpeningRow, SessionRow, stored)
 
 
 def has_table(engine: Engine, name: str) -> bool:
@@ -37,7 +37,7 @@ def session_openings(engine: Engine, contract_sha: str) -> dict[int, SessionOpen
 def commit_rows(engine: Engine, contract_sha: str) -> list[CommitRow]:
     """Return the lineage's commit rows in seq order."""
     with Session(engine) as s:
-        return list(s.exec(select(CommitRow).where(CommitRow.contract_sha == contract_sha).order_by(CommitRow.seq)))
+        return list(s.exec(select(CommitRow).where(CommitRow.contract_sha == contract_sha).order_by(col(CommitRow.seq))))
 
 
 def candidate_rows(engine: Engine, contract_sha: str, *, batch: int = 500) -> Iterable[CandidateRow]:
@@ -46,12 +46,12 @@ def candidate_rows(engine: Engine, contract_sha: str, *, batch: int = 500) -> It
     while True:
         with Session(engine) as s:
             rows = list(s.exec(select(CandidateRow).where(CandidateRow.contract_sha == contract_sha,
-                                                          CandidateRow.id > last)
-                               .order_by(CandidateRow.id).limit(batch)))
+                                                          col(CandidateRow.id) > last)
+                               .order_by(col(CandidateRow.id)).limit(batch)))
         if not rows:
             return
         yield from rows
-        last = int(rows[-1].id)
+        last = stored(rows[-1].id)
 
 
 def candidate_row(engine: Engine, candidate_id: int) -> CandidateRow | None:
@@ -63,7 +63,7 @@ def candidate_row(engine: Engine, candidate_id: int) -> CandidateRow | None:
 def session_rows(engine: Engine, contract_sha: str) -> dict[int, SessionRow]:
     """Return the lineage's session rows by id."""
     with Session(engine) as s:
-        return {int(r.id): r for r in s.exec(select(SessionRow).where(SessionRow.contract_sha == contract_sha))}
+        return {stored(r.id): r for r in s.exec(select(SessionRow).where(SessionRow.contract_sha == contract_sha))}
 
 
 def contract_row(engine: Engine, contract_sha: str) -> ContractRow | None:
@@ -83,13 +83,13 @@ def memory_tips(engine: Engine, contract_sha: str) -> dict[int | None, tuple[int
     with Session(engine) as s:
         tops = s.exec(select(CandidateRow.session_id, func.max(CandidateRow.chain_seq))
                       .where(CandidateRow.contract_sha == contract_sha, col(CandidateRow.chain_seq).is_not(None))
-                      .group_by(CandidateRow.session_id)).all()
+                      .group_by(col(CandidateRow.session_id))).all()
         out: dict[int | None, tuple[int, str]] = {}
         for sid, top in tops:
             h = s.exec(select(CandidateRow.row_hash).where(CandidateRow.contract_sha == contract_sha,
                                                           CandidateRow.session_id == sid,
                                                           CandidateRow.chain_seq == top)).first()
-            out[sid] = (int(top) + 1, str(h))
+            out[sid] = (stored(top) + 1, str(h))
         return out
 
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
-from mathloop.store.models import CandidateRow
+from mathloop.store.models import CandidateRow, stored
 from mathloop.store.repository import CandidateRecord, Repository
 
 FAILED_COMMIT = "recheck_failed_commit"  # meta key: the commit whose worker answer failed the session's re-check
@@ -35,7 +36,7 @@ class FailedRecheck:
     worker: str
     reason: str
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {"memory_row": self.candidate_id, "session": self.session_id, "commit": self.commit,
                 "worker": self.worker, "reason": self.reason}
 
@@ -46,9 +47,9 @@ def answers_of(repo: Repository, contract_sha: str, worker: str) -> list[Candida
     oldest first."""
     with Session(repo.engine) as s:
         rows = list(s.exec(select(CandidateRow.id, CandidateRow.proposer_meta).where(
-            CandidateRow.contract_sha == contract_sha, CandidateRow.proposer_meta.contains(CHECKED_BY))
-            .order_by(CandidateRow.id)))
-    metas = [(int(i), _meta(meta)) for i, meta in rows]
+            CandidateRow.contract_sha == contract_sha, col(CandidateRow.proposer_meta).contains(CHECKED_BY))
+            .order_by(col(CandidateRow.id))))
+    metas = [(stored(i), _meta(meta)) for i, meta in rows]
     done = {m.get(RECHECK_OF) for _, m in metas if m.get(RECHECK_OF) is not None}
     ids = [i for i, m in metas if m.get(CHECKED_BY) == worker and i not in done]
     return [r for r in (repo.candidate(i) for i in ids) if r is not None]
@@ -59,14 +60,14 @@ def failed_rechecks(engine: Engine, contract_sha: str) -> list[FailedRecheck]:
     with Session(engine) as s:
         rows = s.exec(select(CandidateRow.id, CandidateRow.session_id, CandidateRow.proposer_meta, CandidateRow.reasons)
                       .where(CandidateRow.contract_sha == contract_sha, CandidateRow.label == "error",
-                             CandidateRow.proposer_meta.contains(FAILED_COMMIT))
-                      .order_by(CandidateRow.id))
+                             col(CandidateRow.proposer_meta).contains(FAILED_COMMIT))
+                      .order_by(col(CandidateRow.id)))
         out = []
         for cid, sid, meta, reasons in rows:
             m = _meta(meta)
             if isinstance(m.get(FAILED_COMMIT), str):
                 why = _meta_list(reasons)
-                out.append(FailedRecheck(int(cid), sid, m[FAILED_COMMIT], str(m.get(WORKER)), why[0] if why else ""))
+                out.append(FailedRecheck(stored(cid), sid, m[FAILED_COMMIT], str(m.get(WORKER)), why[0] if why else ""))
     return out
 
 
@@ -96,7 +97,7 @@ def resting_on_failed(repo: Repository, contract_sha: str) -> set[str]:
     return out
 
 
-def _meta(text: str | None) -> dict:
+def _meta(text: str | None) -> dict[str, Any]:
     try:
         value = json.loads(text or "{}")
     except ValueError:  # an unreadable column is the audit's finding (its row hash), not this reader's

@@ -43,6 +43,7 @@ from mathloop.store.models import (
     LineageAnchorRow,
     SessionOpeningRow,
     SessionRow,
+    stored,
 )
 
 WRITE_RETRIES = 8
@@ -191,13 +192,15 @@ class Repository:
                 except IntegrityError:  # a concurrent writer anchored it first: read theirs
                     s.rollback()
                     got = s.get(LineageAnchorRow, contract_sha)
+            if got is None:  # the concurrent writer's row vanished: the store is being edited under us
+                raise ValueError(f"lineage {contract_sha[:12]}: its anchor row disappeared")
             self._anchors[contract_sha] = got.anchor
             return got.anchor
 
     def lineages(self, name: str) -> list[ContractRow]:
         """Return every recorded contract version with this name, oldest first."""
         with Session(self.engine) as s:
-            return list(s.exec(select(ContractRow).where(ContractRow.name == name).order_by(ContractRow.created_at)))
+            return list(s.exec(select(ContractRow).where(ContractRow.name == name).order_by(col(ContractRow.created_at))))
 
     def start_session(self, contract_sha: str, proposer: str, seed: int, options: Mapping[str, Any]) -> int:
         """Open a session row (its opening fields, the lineage anchor and the head it opens on start the
@@ -211,10 +214,10 @@ class Repository:
             s.flush()
             row.field_digests = locator(fields_of(row, SESSION_FIELDS))
             s.add(row)
-            s.add(SessionOpeningRow(session_id=row.id, contract_sha=contract_sha, format=CHAIN_FORMAT,
+            s.add(SessionOpeningRow(session_id=stored(row.id), contract_sha=contract_sha, format=CHAIN_FORMAT,
                                     opened_on=head.hash if head else GENESIS))
             s.commit()
-            return int(row.id)
+            return stored(row.id)
 
     def _opening(self, s: Session, session_id: int | None) -> SessionOpeningRow | None:
         """Return the session's opening row (None: a session opened before chain format 3, or no session)."""
@@ -245,7 +248,7 @@ class Repository:
                              col(CandidateRow.chain_seq).is_not(None))
                       .order_by(col(CandidateRow.chain_seq).desc()).limit(1)).first()
         if last is not None:
-            return int(last[0]), str(last[1])
+            return stored(last[0]), str(last[1])
         if session_id is None:
             return -1, no_session_genesis(contract_sha)
         sess = s.get(SessionRow, session_id)
@@ -313,7 +316,7 @@ class Repository:
                                               head_commit=head_commit, payload=payload, proposer=proposer, meta=meta,
                                               label=label, reasons=reasons, evidence=evidence)
                     s.commit()
-                    return int(row.id)
+                    return stored(row.id)
                 except IntegrityError:  # a concurrent writer took the chain place or stored the artifact first
                     s.rollback()
                     if attempt == WRITE_RETRIES - 1:
@@ -351,13 +354,15 @@ class Repository:
                                            proposer=proposer, meta=meta, label=label, reasons=(), evidence=evidence)
                 created = now()
                 bounds = {k: fraction_str(v) for k, v in evidence.bounds.items()}
+                if cand.evidence_sha is None:  # _candidate_row stores the evidence it is given
+                    raise ValueError("a commit's memory row has no evidence")
                 body = commit_body(contract_sha=contract_sha, seq=seq, payload_sha=cand.payload_sha,
                                    state=evidence.state, ranks=evidence.ranks, bounds=bounds,
                                    evidence_sha=cand.evidence_sha, label=label.value, created_at=created,
-                                   format=CHAIN_FORMAT, candidate_id=cand.id, candidate_hash=cand.row_hash,
+                                   format=CHAIN_FORMAT, candidate_id=stored(cand.id), candidate_hash=cand.row_hash,
                                    lineage=anchor)
                 h = commit_hash(parent_hash, body)
-                row = CommitRow(hash=h, contract_sha=contract_sha, parent=parent_hash, seq=seq, candidate_id=cand.id,
+                row = CommitRow(hash=h, contract_sha=contract_sha, parent=parent_hash, seq=seq, candidate_id=stored(cand.id),
                                 payload_sha=cand.payload_sha, state=canonical_json(evidence.state).decode("utf-8"),
                                 ranks=canonical_json(evidence.ranks).decode("utf-8"),
                                 bounds=canonical_json(bounds).decode("utf-8"), evidence_sha=cand.evidence_sha,
@@ -392,7 +397,7 @@ class Repository:
     def commits(self, contract_sha: str) -> list[CommitRecord]:
         """Return the lineage's commits in chain order (root first)."""
         with Session(self.engine) as s:
-            rows = s.exec(select(CommitRow).where(CommitRow.contract_sha == contract_sha).order_by(CommitRow.seq))
+            rows = s.exec(select(CommitRow).where(CommitRow.contract_sha == contract_sha).order_by(col(CommitRow.seq)))
             return [CommitRecord.of(r) for r in rows]
 
     def get_commit(self, commit_hash_: str) -> CommitRecord | None:
@@ -423,7 +428,7 @@ class Repository:
             except ArithmeticError as e:  # an edited bound "1/0": a decode error (ValueError) every reader reports
                 raise ValueError(f"memory row {row.id}: evidence has an unreadable number ({e})") from None
         return CandidateRecord(
-            id=int(row.id), session_id=row.session_id, head_commit=row.head_commit, payload=json.loads(row.payload),
+            id=stored(row.id), session_id=row.session_id, head_commit=row.head_commit, payload=json.loads(row.payload),
             payload_sha=row.payload_sha, proposer=row.proposer, meta=json.loads(row.proposer_meta), label=row.label,
             reasons=tuple(json.loads(row.reasons)), evidence=evidence, evidence_sha=row.evidence_sha,
             timings=json.loads(row.timings or "{}"), commit_hash=row.commit_hash, created_at=row.created_at,
@@ -440,8 +445,8 @@ class Repository:
         while True:
             with Session(self.engine) as s:
                 rows = list(s.exec(select(CandidateRow).where(CandidateRow.contract_sha == contract_sha,
-                                                              CandidateRow.id > last)
-                                   .order_by(CandidateRow.id).limit(batch)))
+                                                              col(CandidateRow.id) > last)
+                                   .order_by(col(CandidateRow.id)).limit(batch)))
                 records = [self._candidate_record(s, r) for r in rows]
             if not records:
                 return

@@ -3,8 +3,8 @@ catalogue and contract loading, the shared exact toolkit, and one package per sh
 
 from __future__ import annotations
 
-from mathloop.targets.catalogue import load_contract, load_file, shipped_contract, shipped_contracts
+from mathloop.targets.catalogue import load_contract, load_file, load_stored, shipped_contract, shipped_contracts
 from mathloop.targets.registry import REGISTRY, build_target, registered, target_class
 
-__all__ = ["REGISTRY", "build_target", "load_contract", "load_file", "registered", "shipped_contract",
+__all__ = ["REGISTRY", "build_target", "load_contract", "load_file", "load_stored", "registered", "shipped_contract",
            "shipped_contracts", "target_class"]

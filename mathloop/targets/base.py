@@ -15,7 +15,9 @@ from mathloop.contract.model import Contract, ContractError
 from mathloop.contract.rules import Floor, Required, enforce
 from mathloop.domain import Evidence, Trust
 from mathloop.propose.base import Proposer
-from mathloop.targets.errors import CertificateError, CheckerCrash, Malformed  # re-exported here for callers
+from mathloop.targets.errors import CertificateError as CertificateError  # re-exported here for callers
+from mathloop.targets.errors import CheckerCrash as CheckerCrash
+from mathloop.targets.errors import Malformed as Malformed
 
 if TYPE_CHECKING:
     from mathloop.lean.render import RenderedCommit

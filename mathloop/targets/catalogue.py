@@ -14,6 +14,7 @@ change, and every other text the user wrote is shown marked as the user's.
 from __future__ import annotations
 
 import os
+import re
 import sys
 import tomllib
 from dataclasses import dataclass, replace
@@ -28,6 +29,7 @@ from mathloop.contract.model import Contract, ContractError, Obligation
 from mathloop.targets.registry import registered, registrations, target_class
 
 USER_MARK = "(user contract) "  # no brackets: rich would read them as markup
+_SAFE_STEM = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 OBLIGATIONS = "mathloop.obligations"  # the top-level `obligations/` folder, shipped inside the wheel
 
 
@@ -115,6 +117,23 @@ def load_file(path: Path) -> Contract:
     contract = parse_contract(path, read_contract_file(path), source="file", package=None)
     _check(contract)
     return _with_target_texts(contract)
+
+
+def load_stored(name: str, sha: str, text: str) -> Contract:
+    """Return the contract a lineage was recorded with, from the text its store keeps, checked as a user file is.
+
+    The lineage stays named by the stored hash `sha`, whatever the text hashes to today: an edited text
+    is the audit's finding (`audit_contract_row`), not a reason to read another lineage. The stored name
+    is data: one that is not a plain file stem never becomes part of a path.
+
+    Raises:
+        ContractError: the text is not a contract its target accepts (see load_contract).
+    """
+    stem = name if _SAFE_STEM.fullmatch(name) else "stored-contract"
+    contract = parse_contract(Path(f"<the store's copy>/{stem}.toml"), text.encode("utf-8"), source="store",
+                              package=None)
+    _check(contract)
+    return replace(_with_target_texts(contract), sha256=sha, name=name)
 
 
 def _check_named(shipped: ShippedContract, path: Path) -> None:

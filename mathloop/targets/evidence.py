@@ -47,7 +47,7 @@ def assemble(
     Two ways to certify bounds: with `value`, it is certified under every bound obligation only
     if all other checks are PROVED (the bound results are derived); with `bounds`, the checker
     certified those values itself and `outcomes` holds the bound checkers' outcomes too. A value
-    beyond the class maximum is refused by the gate (search/gate.decide), not here.
+    beyond the class maximum is refused by the gate (check/gate.decide), not here.
     """
     if bounds is not None:
         results = tuple(outcomes[o.checker].result(o.id) for o in contract.checked)

@@ -20,9 +20,12 @@ import threading
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mathloop.contract.model import Contract, ContractError
+
+if TYPE_CHECKING:
+    from mathloop.targets.base import Target
 
 GROUP = "mathloop.targets"
 OWN_DISTRIBUTION = "mathloop"
@@ -108,7 +111,7 @@ def conflict_reason(key: str, regs: tuple[Registered, ...]) -> str:
             "uninstall the distribution that should not provide it")
 
 
-def target_class(key: str, path: Path | str = "<contract>") -> type:
+def target_class(key: str, path: Path | str = "<contract>") -> type[Target]:
     """Return the Target subclass for an implementation key.
 
     Raises:

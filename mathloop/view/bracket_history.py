@@ -53,7 +53,7 @@ class BracketStep:
 
 def bracket_history(repo: Any, contract: Contract) -> tuple[BracketStep, ...]:
     """Return the steps of the contract's bracket in this store, oldest first (empty outside a pair)."""
-    from mathloop.search.bracket import pair_of
+    from mathloop.check.bracket import pair_of
 
     pair = pair_of(contract)
     if pair is None:

@@ -83,7 +83,7 @@ def graph_view(contract: Contract, repo: Repository, commit: str | None = None) 
     att = _attestation(repo, contract.sha256, at.hash) if at else None
     lean = (att.status if att is not None else "pending") if at else None  # no attestation: pending
     nodes = node_statuses(contract, evidence, details, lean=lean, root_ranks=root_ranks)
-    from mathloop.search.bracket import bracket
+    from mathloop.check.bracket import bracket
 
     br = bracket(repo, contract)
     return GraphView(contract, at.hash if at else None, at.seq if at else None, at.created_at if at else None,

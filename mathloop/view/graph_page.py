@@ -9,7 +9,7 @@ from mathloop.domain import Kind
 from mathloop.export.graph import COLOURS, LEAN_CHECKED, STATUSES, NodeStatus
 from mathloop.view.graph_data import GraphView
 from mathloop.view.layout import positions
-from mathloop.view.markup import Safe, esc, fill, join, script_json
+from mathloop.view.markup import Safe, fill, join, script_json
 
 W, H, GAP_X, GAP_Y, MARGIN = 210, 70, 28, 56, 24
 LEGEND = {"taken as given": "hypothesis (taken as given)", "open": "open", "discharged": "discharged",

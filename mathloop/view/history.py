@@ -109,7 +109,7 @@ def history(contract: Contract, repo: Repository) -> History:
 
 def _partner(contract: Contract, repo: Repository, bound: str) -> tuple[Reference, ...]:
     """Return the paired lineage's certified value as a line (a ceiling above a primal, or the reverse)."""
-    from mathloop.search.bracket import bracket, pair_of
+    from mathloop.check.bracket import bracket, pair_of
 
     br = bracket(repo, contract)
     if br is None:

@@ -11,7 +11,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from mathloop.contract import ContractError
-from mathloop.search.bracket import bracket
+from mathloop.check.bracket import bracket
 from mathloop.view.bracket_history import bracket_history
 from mathloop.store.models import CommitRow, ContractRow
 from mathloop.store.prefixes import resolve

@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import json
-import re
-import tempfile
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from mathloop.contract import Contract, ContractError
-from mathloop.targets import load_file
+from mathloop.targets import load_stored
 from mathloop.store.models import CandidateRow, CommitRow, ContractRow
 from mathloop.store.rechecks import failed_rechecks
 from mathloop.store.repository import Repository
@@ -73,19 +70,9 @@ def contract_row(repo: Repository, sha: str) -> ContractRow | None:
         return s.get(ContractRow, sha)
 
 
-_SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
-
-
 @lru_cache(maxsize=64)
 def _contract_from_text(name: str, sha: str, text: str) -> Contract:
-    # the stored name is data: a name that is not a plain file stem ("../x", markup) never becomes a path
-    stem = name if _SAFE_NAME.fullmatch(name) else "stored-contract"
-    with tempfile.TemporaryDirectory(prefix="mathloop-serve-") as d:
-        path = Path(d) / f"{stem}.toml"
-        path.write_text(text, encoding="utf-8")
-        contract = load_file(path)
-    # the lineage is named by the stored hash, whatever today's loader would compute
-    return replace(contract, sha256=sha, name=name, path=Path(f"<the store's copy>/{stem}.toml"))
+    return load_stored(name, sha, text)
 
 
 def stored_contract(row: ContractRow) -> Contract:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from sqlalchemy import text
 
 from mathloop.search.loop import Session, SessionLimits
-from mathloop.search.runner import InProcessRunner
+from mathloop.check.runner import InProcessRunner
 from tests.unit.test_loop import Scripted
 
 

@@ -165,7 +165,7 @@ def test_the_target_parsers_accept_their_own_seeds():  # the should-accept twin 
 @pytest.fixture(scope="module")
 def lc_session(tmp_path_factory):
     from mathloop.search.loop import Session
-    from mathloop.search.runner import InProcessRunner
+    from mathloop.check.runner import InProcessRunner
     from mathloop.store.engine import make_engine
     from mathloop.store.repository import Repository
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import time
 import zlib
-from typing import Any
 
 import pytest
 

@@ -13,9 +13,9 @@ from sqlmodel import SQLModel
 
 from mathloop.domain import Label
 from mathloop.lean.attest import Attestation, record
-from mathloop.search.audit import OTHER_CHAINS, audit_store
+from mathloop.audit.report import OTHER_CHAINS, audit_store
 from mathloop.search.loop import Session, SessionLimits
-from mathloop.search.runner import InProcessRunner
+from mathloop.check.runner import InProcessRunner
 from mathloop.store import raw
 from mathloop.store.checkpoint import Checkpoint, take
 from mathloop.store.engine import make_engine

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from mathloop.search.audit import audit_store
+from mathloop.audit.report import audit_store
 from mathloop.search.loop import Session, SessionLimits
-from mathloop.search.runner import InProcessRunner
+from mathloop.check.runner import InProcessRunner
 from mathloop.store.engine import make_engine
 from mathloop.store.repository import Repository
 from tests.integration.cli import invoke

@@ -54,7 +54,7 @@ def kill_and_expect_nothing_left(proc: subprocess.Popen, tag: str, spare: set[in
 
 RUNNER_BODY = """
 from mathloop.targets import load_contract
-from mathloop.search.runner import ProcessRunner
+from mathloop.check.runner import ProcessRunner
 if __name__ == "__main__":
     c = load_contract("toy.toml")
     r = ProcessRunner(600, start_method=%r)
@@ -79,7 +79,7 @@ def test_checker_worker_dies_even_when_its_forkserver_is_kept_alive(tmp_path):
     body = """
     import multiprocessing as mp
     from mathloop.targets import load_contract
-    from mathloop.search.runner import ProcessRunner
+    from mathloop.check.runner import ProcessRunner
     def idle():
         time.sleep(600)
     if __name__ == "__main__":
@@ -124,7 +124,7 @@ def test_subprocess_started_with_child_preexec_dies_with_its_parent(tmp_path):
 
 
 def test_timeout_kill_leaves_no_process_and_the_runner_recovers(tmp_path, toy_contract):
-    from mathloop.search.runner import ProcessRunner
+    from mathloop.check.runner import ProcessRunner
 
     tag = new_tag()
     os.environ[TAG_VAR] = tag

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from mathloop.search.audit import audit_store
+from mathloop.audit.report import audit_store
 from mathloop.search.loop import Session, SessionLimits
-from mathloop.search.runner import InProcessRunner
+from mathloop.check.runner import InProcessRunner
 from mathloop.store.checkpoint import Checkpoint, CheckpointError, take
 from mathloop.store.engine import make_engine
 from mathloop.store.repository import Repository
@@ -160,7 +160,7 @@ def test_legacy_store_continued_by_new_code_chains_the_new_rows(tmp_path, toy_co
 
 def test_deleted_newest_lean_attestation_is_a_rollback(store):
     from mathloop.lean.attest import Attestation, record
-    from mathloop.search.audit import OTHER_CHAINS
+    from mathloop.audit.report import OTHER_CHAINS
 
     for c in store.commits:
         record(store.repo.engine, store.contract.sha256, Attestation(c.hash, "unavailable", reasons=("no Lean here",)))

@@ -22,7 +22,7 @@ import pytest
 from mathloop.propose.base import StopSession
 from mathloop.propose.redact import Redactor
 from tests.integration.cli import invoke, mathloop
-from tests.support.hostile_server import HostileServer, Seen, Wire, completion_body, head, send_json
+from tests.support.hostile_server import HostileServer, Seen, Wire, completion_body, send_json
 from tests.unit.test_openai_proposer import GOOD, context, proposer
 
 KEY = "sk-hostile-0123456789abcdefXYZ-secret"

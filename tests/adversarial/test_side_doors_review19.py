@@ -24,7 +24,7 @@ from mathloop.check.rules import declared_open, evidence_problems
 from mathloop.check.runner import InProcessRunner, check_payload
 from mathloop.domain import Evidence, Label, ObligationResult, Trust, Verdict
 from mathloop.propose.base import Proposal, Proposer
-from mathloop.search.audit import audit
+from mathloop.audit.report import audit
 from mathloop.search.loop import Session, SessionLimits
 from mathloop.store.rechecks import LOOP_KEYS, failed_rechecks
 from mathloop.targets import build_target, load_contract, registry

@@ -2,8 +2,8 @@
 
 import pytest
 
-from mathloop.search.audit import audit_store
-from mathloop.search.runner import InProcessRunner
+from mathloop.audit.report import audit_store
+from mathloop.check.runner import InProcessRunner
 from tests.adversarial.store_fixture import build
 
 REFUSED = "(SELECT id FROM candidates WHERE label = 'regression' ORDER BY id LIMIT 1)"

@@ -32,7 +32,7 @@ DEFAULT_CONFIGS = ("10,3,nomass", "10,3,1", "10,6,1", "20,6,1", "10,3,6", "10,6,
 def session(limit: float) -> None:
     from mathloop.targets import load_contract
     from mathloop.search.loop import Session, SessionLimits
-    from mathloop.search.runner import ProcessRunner
+    from mathloop.check.runner import ProcessRunner
     from mathloop.store.engine import make_engine
     from mathloop.store.repository import Repository
     from mathloop.targets import build_target

@@ -22,8 +22,8 @@ from mathloop import targets  # noqa: E402
 targets.REGISTRY["toy"] = "tests.support.toy_target:ToyTarget"
 
 from mathloop.targets import load_contract  # noqa: E402
-from mathloop.search.audit import audit_store  # noqa: E402
-from mathloop.search.runner import InProcessRunner  # noqa: E402
+from mathloop.audit.report import audit_store  # noqa: E402
+from mathloop.check.runner import InProcessRunner  # noqa: E402
 from mathloop.store.checkpoint import take  # noqa: E402
 from mathloop.store.engine import make_engine  # noqa: E402
 from mathloop.store.repository import Repository  # noqa: E402

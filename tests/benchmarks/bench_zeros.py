@@ -179,9 +179,11 @@ def executor_throughput(kind: str, budget: int, workers: int = 2, samples: int |
     """
     import tempfile
 
-    from mathloop.search.executors import DaskExecutor, LocalPool
+    from mathloop.check.dask import DaskExecutor
+
+    from mathloop.check.executors import LocalPool
     from mathloop.search.loop import Session, SessionLimits
-    from mathloop.search.runner import ProcessRunner
+    from mathloop.check.runner import ProcessRunner
     from mathloop.store.engine import make_engine
     from mathloop.store.repository import Repository
 

@@ -1,9 +1,9 @@
-"""Benchmark: `mathloop run critical-line-zeros-compact` on dask across network namespaces against the local pool.
+"""Benchmark: `mathloop run critical-line-zeros` on dask across network namespaces against the local pool.
 
 Four namespaces on a private bridge (tests/integration/netns.py) stand in for four machines: a dask
 scheduler, two workers (`dask worker --nthreads 1 --no-nanny`) and the session, all on TLS with a CA
 made here (openssl), so the executor is authenticated (a --recheck share of answers re-checked in the
-session, not all of them). The same command with `--workers 2` (check/pool.py) runs in the root
+session, not all of them). The same command with `--workers 2` (check/executors.py) runs in the root
 namespace. Each run starts from an empty store and stops at --time-limit; the rate is the certified
 count over the session's time. Needs root, iproute2, openssl and the `dask` extra.
 
@@ -47,13 +47,13 @@ def certificates(d: Path, ips: list[str]) -> tuple[Path, Path, Path]:
 def run_session(argv_prefix: list[str], db: Path, seconds: float, extra: list[str]) -> dict:
     """Run `mathloop run` for `seconds`; return its count, commits and rate (count / seconds)."""
     t0 = time.perf_counter()
-    r = subprocess.run([*argv_prefix, sys.executable, "-m", "mathloop", "run", "critical-line-zeros-compact", "--db", str(db),
+    r = subprocess.run([*argv_prefix, sys.executable, "-m", "mathloop", "run", "critical-line-zeros", "--db", str(db),
                         "--budget", "100000", "--time-limit", str(seconds), "--no-lean", "--no-progress", *extra],
                        cwd=ROOT, capture_output=True, text=True, env=ENV, timeout=seconds + 600)
     wall = time.perf_counter() - t0
     if r.returncode != 0:
         raise RuntimeError(r.stdout[-3000:] + r.stderr[-3000:])
-    st = subprocess.run([*argv_prefix, sys.executable, "-m", "mathloop", "status", "critical-line-zeros-compact", "--db", str(db), "--json"],
+    st = subprocess.run([*argv_prefix, sys.executable, "-m", "mathloop", "status", "critical-line-zeros", "--db", str(db), "--json"],
                         cwd=ROOT, capture_output=True, text=True, env=ENV, timeout=600)
     head = json.loads(st.stdout)["head"]
     count = int(float(head["bounds"]["count"]))

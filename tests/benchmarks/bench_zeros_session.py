@@ -1,7 +1,7 @@
 """Benchmark of a real `critical-line-zeros` session: zeros per second, memory, store bytes, FLINT counts, audit time.
 
 A `Session` (SQLite store, gate, commits) on the shipped compact lineage with the local pool
-(check/pool.py) of N checker children, run until the certified height reaches --to. Resumable: a
+(check/executors.py) of N checker children, run until the certified height reaches --to. Resumable: a
 second run with the same --db continues from the stored head (the figures then cover this run).
 It prints the rate overall and per decade of height, the resident memory (session + its children)
 when the height passes 10^5, 10^6 and 10^7, the store's bytes per 10^6 zeros, the session's own CPU
@@ -92,7 +92,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--to", type=float, default=1e6, help="certified height to reach")
     ap.add_argument("--db", type=Path, required=True)
-    ap.add_argument("--contract", default="critical-line-zeros-compact")
+    ap.add_argument("--contract", default="critical-line-zeros")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--samples", type=int, default=0, help="proposals per round (default: the pool's in_flight)")
     ap.add_argument("--no-ahead", action="store_true", help="propose every round in the session, between checks")
@@ -103,9 +103,9 @@ def main() -> None:
 
     import psutil
 
-    from mathloop.check.pool import LocalPool
+    from mathloop.check.executors import LocalPool
     from mathloop.search.loop import Session, SessionLimits
-    from mathloop.search.runner import ProcessRunner
+    from mathloop.check.runner import ProcessRunner
     from mathloop.store.engine import make_engine
     from mathloop.store.repository import Repository
 
@@ -163,9 +163,9 @@ def main() -> None:
 
 def _time_audit(contract, repo, workers: int, proof_s: float) -> None:
     """Print the time of `audit` re-checking the whole store on `workers` checker children (1: the serial audit)."""
-    from mathloop.check.pool import LocalPool
-    from mathloop.search.audit import audit_store
-    from mathloop.search.runner import ProcessRunner
+    from mathloop.check.executors import LocalPool
+    from mathloop.audit.report import audit_store
+    from mathloop.check.runner import ProcessRunner
 
     t0 = time.perf_counter()  # the children's start counts: `mathloop audit` pays it too
     r = ProcessRunner(float(contract.check_timeout_s))

@@ -1,7 +1,7 @@
 """Profile one critical-line-zeros chunk by stage: per Gram interval, propose, parse, check, outcome bytes (CPU time).
 
     python tests/benchmarks/profile_zeros.py                                    # 512-interval point lists at g_1747000
-    python tests/benchmarks/profile_zeros.py --contract critical-line-zeros-compact --intervals 20000
+    python tests/benchmarks/profile_zeros.py --contract critical-line-zeros --intervals 20000
     python tests/benchmarks/profile_zeros.py --cprofile                         # and cProfile of propose and check
 
 Each figure is the median CPU time (time.process_time) of 3 runs after one warm-up run, so other

@@ -3,7 +3,7 @@
 import pytest
 
 from mathloop.search.loop import Session, SessionLimits
-from mathloop.search.runner import InProcessRunner
+from mathloop.check.runner import InProcessRunner
 from mathloop.store.engine import make_engine
 from mathloop.store.repository import Repository
 from tests.adversarial.store_fixture import Store

@@ -19,14 +19,14 @@ def test_audit_with_two_workers_reports_what_the_serial_audit_reports_clean_and_
     import sqlite3
 
     db = str(tmp_path / "z.db")
-    r = ml("run", "critical-line-zeros-compact", "--db", db, "--budget", "4", "--workers", "2", "--no-lean",
+    r = ml("run", "critical-line-zeros", "--db", db, "--budget", "4", "--workers", "2", "--no-lean",
            "--no-progress")
     assert r.returncode == 0, r.stdout + r.stderr
-    serial, pooled = (ml("audit", "critical-line-zeros-compact", "--db", db, *w) for w in ((), ("--workers", "2")))
+    serial, pooled = (ml("audit", "critical-line-zeros", "--db", db, *w) for w in ((), ("--workers", "2")))
     assert serial.returncode == pooled.returncode == 0, serial.stdout + pooled.stdout
-    assert pooled.stdout == serial.stdout and "re-checked evidence and gate" in serial.stdout
+    assert pooled.stdout == serial.stdout and "re-checked evidence and gate" in " ".join(serial.stdout.split())  # rich wraps
     with sqlite3.connect(db) as conn:  # the second range's commit edited by hand
         conn.execute("UPDATE commits SET created_at = '2020-01-01' WHERE seq = 2")
-    serial, pooled = (ml("audit", "critical-line-zeros-compact", "--db", db, *w) for w in ((), ("--workers", "2")))
+    serial, pooled = (ml("audit", "critical-line-zeros", "--db", db, *w) for w in ((), ("--workers", "2")))
     assert serial.returncode == pooled.returncode == 1
     assert pooled.stdout == serial.stdout and "hash mismatch" in serial.stdout

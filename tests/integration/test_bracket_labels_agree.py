@@ -11,7 +11,7 @@ from mathloop.check.checker import Checker
 from mathloop.check.runner import InProcessRunner
 from mathloop.targets import load_contract
 from mathloop.env import Environment, StoreCommit
-from mathloop.search.audit import audit
+from mathloop.audit.report import audit
 from mathloop.search.loop import Session, SessionLimits
 from mathloop.store.engine import make_engine
 from mathloop.store.repository import Repository

@@ -4,8 +4,8 @@ import pytest
 from sqlalchemy import text
 
 from mathloop.targets import load_contract
-from mathloop.search.audit import audit_store
-from mathloop.search.runner import InProcessRunner
+from mathloop.audit.report import audit_store
+from mathloop.check.runner import InProcessRunner
 from mathloop.store.engine import make_engine
 from mathloop.store.repository import Repository
 from tests.integration.postgres import private_cluster, unavailable_reason

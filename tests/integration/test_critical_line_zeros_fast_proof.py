@@ -13,6 +13,7 @@ from mathloop.order import compare
 from mathloop.propose.base import Context, Head, payload_sha
 from mathloop.targets import build_target
 from mathloop.targets.critical_line_zeros.hardy_z import FAST_PREC, definite
+from tests.support.clz import V2_CONTRACT
 
 
 def _prove(name: str, goal: int, samples: int):
@@ -41,7 +42,7 @@ def _prove(name: str, goal: int, samples: int):
 @pytest.mark.slow
 def test_fast_path_proves_all_zeros_to_ten_to_the_five_and_agrees_with_arb_on_a_thousand_signs():
     fast_signs: list[tuple[str, str, int]] = []
-    for _, _, ev in _prove("critical-line-zeros", 10**5, 2):
+    for _, _, ev in _prove(str(V2_CONTRACT), 10**5, 2):  # point lists: the balls are in the evidence
         art = ev.artifacts["chunk"]
         fast_signs += [("g", str(m), 1 if not mid.startswith("-") else -1) for m, mid, _, prec in art["gram"][::97] if prec == FAST_PREC]
         for b in art["blocks"][::41]:
@@ -63,9 +64,9 @@ def test_compact_lineage_proves_all_zeros_to_ten_to_the_six_and_a_thousand_reder
     from mathloop.targets.critical_line_zeros.derive import derive
     from mathloop.targets.critical_line_zeros.verify import verify_chunk
 
-    target = build_target(load_contract("critical-line-zeros-compact"))
+    target = build_target(load_contract("critical-line-zeros"))
     steps: list[tuple[dict, dict]] = []  # (parent state, range) of every committed chunk
-    for state, payload, ev in _prove("critical-line-zeros-compact", 10**6, 4):
+    for state, payload, ev in _prove("critical-line-zeros", 10**6, 4):
         steps.append((state, payload))
         assert len(ev.to_json()["artifacts"]["chunk"]["groups"]) <= 5  # compact: ~3 kB per 20000 intervals
     h = ev.bounds["height"]

@@ -14,12 +14,13 @@ from mathloop.targets.critical_line_zeros.certificate import Prefix
 from mathloop.targets.critical_line_zeros.counting import zeros_up_to
 from mathloop.targets.critical_line_zeros.export import export_certificates
 from mathloop.targets.critical_line_zeros.verify import verify_chunk
+from tests.support.clz import V2_CONTRACT
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_lehmer_pair_chunk_is_identical_with_one_or_two_workers():
-    target = build_target(load_contract("critical-line-zeros"))
+    target = build_target(load_contract(V2_CONTRACT))  # a proposer of point lists (the shipped one proposes ranges)
     proposer = target.local_proposer(0)
     proposer.workers = 2
     # 6693 is a good Gram point; the chunk covers the Lehmer pair near t = 7005.06 / 7005.10.
@@ -85,7 +86,7 @@ def _prove_until(count: int, height: Fraction, samples: int = 2):
     from mathloop.order import compare
     from mathloop.propose.base import Context
 
-    contract = load_contract("critical-line-zeros")
+    contract = load_contract(V2_CONTRACT)  # point lists: zeros_up_to reads the balls in the evidence
     target = build_target(contract)
     specs = {b.name: b for b in contract.bounds}
     ev = target.check(None, target.parse(contract.seed))

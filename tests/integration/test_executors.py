@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 
 from mathloop.targets import load_contract
-from mathloop.search.executors import LocalPool, executor_for
+from mathloop.check.executors import LocalPool, executor_for
 from mathloop.search.loop import Session, SessionLimits
-from mathloop.search.runner import CheckOutcome, InProcessRunner
+from mathloop.check.outcome import CheckOutcome
+from mathloop.check.runner import InProcessRunner
 from mathloop.store.engine import make_engine
 from mathloop.store.repository import Repository
 from mathloop.targets import build_target
@@ -137,7 +138,7 @@ def test_dask_cluster_of_two_workers_commits_the_same_chain_and_survives_a_kille
     pytest.importorskip("distributed")
     from distributed import LocalCluster
 
-    from mathloop.search.executors import DaskExecutor
+    from mathloop.check.dask import DaskExecutor
 
     path = small_contract(tmp_path, **{"chunk_gram_intervals = 320": "chunk_gram_intervals = 48"})
     contract = load_contract(path)
@@ -180,7 +181,7 @@ def test_dask_cluster_of_two_workers_commits_the_same_chain_and_survives_a_kille
 
 
 def test_a_dask_task_that_failed_for_good_is_an_error_outcome_the_session_re_checks():
-    from mathloop.search.executors import DaskCheck
+    from mathloop.check.dask import DaskCheck
 
     class Lost:  # what a distributed future raises once its task was lost on too many workers
         def result(self, timeout=None):
@@ -194,7 +195,6 @@ def test_a_dask_task_that_failed_for_good_is_an_error_outcome_the_session_re_che
 
 
 def test_the_dask_task_returns_the_childs_json_outcome_and_warm_checks_the_seed_in_the_child(tmp_path):
-    import pickle
 
     from mathloop.check.dask import check_on_worker as check_in_child, close_worker_runners, warm_on_worker as warm_in_child
     from mathloop.check.outcome import outcome_from_bytes

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from pathlib import Path
 
 import pytest
 
@@ -138,7 +137,7 @@ def test_graph_at_an_older_commit_shows_that_commits_state(lc_store, tmp_path):
 
 def test_a_paired_lineage_shows_the_certified_bracket_and_its_partner_line(tmp_path):
     from mathloop.search.loop import Session, SessionLimits
-    from mathloop.search.runner import InProcessRunner
+    from mathloop.check.runner import InProcessRunner
     from mathloop.targets import build_target
     from mathloop.view.history import history
 

@@ -21,9 +21,9 @@ import pytest
 from sqlalchemy import text
 
 from mathloop.targets import load_contract
-from mathloop.search.gate import decide
+from mathloop.check.gate import decide
 from mathloop.search.loop import Session, SessionLimits
-from mathloop.search.runner import InProcessRunner
+from mathloop.check.runner import InProcessRunner
 from mathloop.store.engine import make_engine
 from mathloop.store.repository import CandidateRecord, Repository
 from mathloop.targets import build_target

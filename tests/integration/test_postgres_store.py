@@ -5,9 +5,9 @@ import multiprocessing as mp
 import pytest
 
 from mathloop.domain import Label
-from mathloop.search.audit import audit
+from mathloop.audit.report import audit
 from mathloop.search.loop import Session, SessionLimits
-from mathloop.search.runner import InProcessRunner
+from mathloop.check.runner import InProcessRunner
 from mathloop.store.engine import make_engine
 from mathloop.store.repository import HeadMoved, Repository
 from tests.integration.postgres import private_cluster, unavailable_reason

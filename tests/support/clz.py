@@ -6,14 +6,16 @@ from pathlib import Path
 
 from mathloop.targets import load_contract
 from mathloop.targets import build_target
-from tests.support.contracts import shipped
 
 ROOT = Path(__file__).resolve().parents[2]
+# Version 2 of the shipped contract (point lists of 512 Gram intervals, the balls in the evidence): the lineage of
+# the stores in tests/adversarial/data, and the base of the small contracts the list-candidate tests use.
+V2_CONTRACT = ROOT / "tests" / "adversarial" / "data" / "critical-line-zeros-v2.toml"
 
 
 def small_contract(tmp: Path, **edits: str) -> Path:
-    """Write the shipped contract with a low cap and small chunks into `tmp`; return its path."""
-    text = shipped("critical-line-zeros").read_text()
+    """Write contract version 2 (point lists) with a low cap and small chunks into `tmp`; return its path."""
+    text = V2_CONTRACT.read_text()
     text = text.replace("max_gram_index = 21150000", "max_gram_index = 400")
     text = text.replace("check_workers = 0", "check_workers = 1")
     text = text.replace("chunk_gram_intervals = 512", "chunk_gram_intervals = 320")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from mathloop.targets import load_contract
 from mathloop.search.loop import Session, SessionLimits
-from mathloop.search.runner import InProcessRunner
+from mathloop.check.runner import InProcessRunner
 from mathloop.store.engine import make_engine
 from mathloop.store.repository import Repository
 from mathloop.targets import build_target

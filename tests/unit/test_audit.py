@@ -3,9 +3,9 @@
 import pytest
 from sqlalchemy import text
 
-from mathloop.search.audit import audit
+from mathloop.audit.report import audit
 from mathloop.search.loop import Session, SessionLimits
-from mathloop.search.runner import InProcessRunner
+from mathloop.check.runner import InProcessRunner
 from tests.unit.test_loop import Scripted
 
 

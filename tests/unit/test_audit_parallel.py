@@ -7,9 +7,9 @@ import pytest
 
 from mathloop.check.executors import LocalPool
 from mathloop.check.outcome import CheckOutcome
-from mathloop.search.audit import audit_store
+from mathloop.audit.report import audit_store
 from mathloop.search.loop import Session, SessionLimits
-from mathloop.search.runner import InProcessRunner, check_payload
+from mathloop.check.runner import InProcessRunner, check_payload
 from tests.adversarial.store_fixture import Store
 from tests.unit.test_loop import Scripted
 

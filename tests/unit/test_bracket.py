@@ -9,9 +9,9 @@ import pytest
 from mathloop.targets import load_contract
 from mathloop.domain import Label
 from mathloop.propose.base import Proposal
-from mathloop.search.bracket import bracket, guard
+from mathloop.check.bracket import bracket, guard
 from mathloop.search.loop import Session, SessionLimits
-from mathloop.search.runner import InProcessRunner
+from mathloop.check.runner import InProcessRunner
 
 PRIMAL_SEED = F(101248, 149997)  # pair-correlation-rh's certified seed, ~0.67500
 CEILING_SEED = F(759, 1000)

@@ -6,7 +6,7 @@ from fractions import Fraction as F
 import pytest
 
 from mathloop.search.loop import Session, SessionLimits
-from mathloop.search.runner import InProcessRunner
+from mathloop.check.runner import InProcessRunner
 from mathloop.targets import load_contract
 from mathloop.view.bracket_history import bracket_history
 from tests.unit.test_bracket import Scripted

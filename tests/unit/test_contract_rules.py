@@ -13,7 +13,7 @@ import pytest
 from mathloop.contract import ContractError
 from mathloop.targets import load_contract
 from mathloop.domain import Label
-from mathloop.search import runner as runner_mod
+from mathloop.check import runner as runner_mod
 from mathloop.store.engine import make_engine
 from mathloop.store.repository import Repository
 from mathloop.targets import shipped_contracts, target_class
@@ -56,7 +56,7 @@ CASES = [(name, oid) for name in SHIPPED for oid in required_ids(name)]
 
 def test_every_shipped_target_declares_what_its_soundness_needs():
     # the registry lists the shipped contracts; these must stay among them (a lost contract orphans its stores)
-    assert set(SHIPPED) >= {"critical-line-zeros", "critical-line-zeros-compact", "erdos-minimum-overlap", "feng-przz",
+    assert set(SHIPPED) >= {"critical-line-zeros", "erdos-minimum-overlap", "feng-przz",
                             "levinson", "levinson-conrey", "pair-correlation", "pair-correlation-rh",
                             "pair-correlation-rh-ceiling", "pair-correlation-rh-ceiling-wide", "shannon-capacity-c7",
                             "sidon-autocorrelation"}
@@ -135,7 +135,7 @@ def test_rh_contract_without_r_nonnegative_in_local_obligations_is_ignored(tmp_p
 
 
 def test_user_contract_is_its_own_lineage_and_the_store_refuses_to_mix(tmp_path, toy_contract, repo: Repository):
-    from mathloop.search.runner import InProcessRunner
+    from mathloop.check.runner import InProcessRunner
 
     repo.ensure_contract(toy_contract)
     ev = InProcessRunner().check(toy_contract, None, {"x": "1/10"})

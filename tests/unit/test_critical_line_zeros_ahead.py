@@ -43,7 +43,7 @@ def test_a_child_answer_of_the_wrong_shape_is_refused(value, why):
 
 @pytest.fixture(scope="module")
 def compact():
-    return build_target(load_contract("critical-line-zeros-compact"))
+    return build_target(load_contract("critical-line-zeros"))
 
 
 def _ctx(target, state, samples=2, seen=frozenset()):
@@ -72,7 +72,7 @@ def test_a_forged_round_from_the_child_is_refused_and_the_round_proposed_here(co
 @pytest.mark.slow  # two in-process sessions of six ranges each, and a proposer child: ~12 s
 def test_a_session_proposing_ahead_in_a_child_makes_the_chain_of_one_proposing_here(compact):
     from mathloop.search.loop import Session, SessionLimits
-    from mathloop.search.runner import InProcessRunner
+    from mathloop.check.runner import InProcessRunner
     from mathloop.store.engine import make_engine
     from mathloop.store.repository import Repository
 

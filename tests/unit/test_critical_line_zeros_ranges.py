@@ -1,4 +1,4 @@
-"""Range candidates and compact evidence (`critical-line-zeros-compact`), in should-prove / should-refuse pairs."""
+"""Range candidates and compact evidence (`critical-line-zeros`, version 3), in should-prove / should-refuse pairs."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from mathloop.targets.critical_line_zeros.certificate import Prefix, Recipe
 from mathloop.targets.critical_line_zeros.derive import derive
 from mathloop.targets.critical_line_zeros.export import export_certificates
 from mathloop.targets.critical_line_zeros.verify import verify_chunk
+from tests.support.clz import V2_CONTRACT
 from tests.support.contracts import shipped
 
 LEHMER = 6693  # a good Gram point; the next 400 intervals hold the Lehmer pair near t = 7005.06 / 7005.10
@@ -22,7 +23,7 @@ LEHMER = 6693  # a good Gram point; the next 400 intervals hold the Lehmer pair 
 
 def compact_contract(tmp: Path) -> Path:
     """Write the shipped compact contract with cap g_8000, chunks of 400 intervals and digests per 64 blocks."""
-    text = shipped("critical-line-zeros-compact").read_text()
+    text = shipped("critical-line-zeros").read_text()
     for old, new in (("max_gram_index = 21150000", "max_gram_index = 8000"), ("chunk_gram_intervals = 20000", "chunk_gram_intervals = 400"),
                      ("evidence_digest_blocks = 4096", "evidence_digest_blocks = 64"),
                      ("max_range_gram_intervals = 100000", "max_range_gram_intervals = 1000")):
@@ -96,7 +97,7 @@ def test_range_ending_at_a_bad_gram_point_is_refuted_naming_it(env):
 
 def test_hard_block_near_g_839024_is_found_by_the_level_0_recipe():
     # Gram signs + + + - + - at g_839024..839029: the union needs 5 sign changes; densities up to 4096 find them.
-    target = build_target(load_contract("critical-line-zeros-compact"))
+    target = build_target(load_contract("critical-line-zeros"))
     chunk, _ = derive(Recipe(839000, 839038, 0, None), target.settings.check.ladder, True)
     prefix = Prefix(839000, 730000, tuple(range(838992, 839001)), 100000, 126, 8)
     assert verify_chunk(chunk, prefix, target.settings.check).reason is None
@@ -112,7 +113,7 @@ def test_malformed_ranges_name_the_field(env, edit, words):
 
 def test_contract_without_ranges_refuses_a_range_as_malformed(env):
     target, _, _, rng = env
-    old = build_target(load_contract("critical-line-zeros"))
+    old = build_target(load_contract(V2_CONTRACT))  # point lists only
     assert isinstance(target.parse(rng), Recipe)
     with pytest.raises(Malformed, match="payload.end: unknown key"):
         old.parse(rng)
@@ -134,7 +135,7 @@ def test_exported_compact_chain_rechecks_from_the_seed(env, tmp_path):
 def test_settings_read_the_compact_keys(env):
     target, _, _, _ = env
     assert target.settings.check.digest_blocks == 64 and target.settings.limits.max_range_gram_intervals == 1000
-    plain = build_target(load_contract("critical-line-zeros")).settings
+    plain = build_target(load_contract(V2_CONTRACT)).settings
     assert plain.check.digest_blocks == 0 and plain.limits.max_range_gram_intervals == 0
     assert dataclasses.replace(plain.check, digest_blocks=0) == plain.check
 

@@ -9,7 +9,7 @@ import pytest
 from flint import acb, arb, ctx
 
 from mathloop.targets.critical_line_zeros.hardy_z import z_ball_gram, z_ball_rational
-from mathloop.targets.critical_line_zeros.rs_rigorous import RS_MIN_T, Point, enclose, gram_point
+from mathloop.targets.critical_line_zeros.rs_rigorous import Point, enclose, gram_point
 
 
 def _check_against_arb(points: list[Point], refs: list[arb]) -> tuple[int, float]:

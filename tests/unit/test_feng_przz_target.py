@@ -9,7 +9,7 @@ import pytest
 
 from mathloop.contract.model import ContractError
 from mathloop.domain import Label, Verdict, fraction_str
-from mathloop.search.gate import decide
+from mathloop.check.gate import decide
 from mathloop.targets import build_target, load_contract
 from mathloop.targets.base import Malformed
 from mathloop.targets.feng_przz.certificate import build_certificate, verify_certificate

@@ -12,7 +12,7 @@ import pytest
 from mathloop.domain import Label, Verdict
 from mathloop.lean.render import RenderError, without_imports
 from mathloop.lean.support_modules import library_modules, shared_modules
-from mathloop.search.gate import decide
+from mathloop.check.gate import decide
 from mathloop.targets import build_target, load_contract
 from mathloop.targets.base import Malformed
 from mathloop.targets.furstenberg_sarkozy import residues

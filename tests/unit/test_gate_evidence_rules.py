@@ -15,7 +15,7 @@ from mathloop.targets import load_contract
 from mathloop.domain import Label
 from mathloop.env import Environment
 from mathloop.propose.base import Proposal, Proposer
-from mathloop.search.audit import audit
+from mathloop.audit.report import audit
 from mathloop.search.loop import Session, SessionLimits
 from mathloop.targets import registry
 from tests.integration.cli import invoke

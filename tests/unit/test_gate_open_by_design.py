@@ -17,7 +17,7 @@ from mathloop.check.rules import declared_open, evidence_problems
 from mathloop.check.runner import InProcessRunner, ProcessRunner
 from mathloop.domain import Label
 from mathloop.env import Environment
-from mathloop.search.audit import audit
+from mathloop.audit.report import audit
 from mathloop.search.loop import Session, SessionLimits
 from mathloop.targets import load_contract, registry
 from mathloop.targets.base import OpenByDesign

@@ -12,7 +12,7 @@ from starlette.testclient import TestClient
 
 from mathloop.propose.base import Proposal
 from mathloop.search.loop import Session, SessionLimits
-from mathloop.search.runner import InProcessRunner
+from mathloop.check.runner import InProcessRunner
 from mathloop.store.engine import make_engine
 from mathloop.store.repository import Repository
 from mathloop.targets import build_target, load_contract, target_class

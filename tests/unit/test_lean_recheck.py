@@ -64,7 +64,7 @@ def _rehash(root: Path) -> None:
 def _forge_exact_and_k0(root: Path) -> None:
     exact = (root / "Mathloop/Exact.lean").read_text()
     for fn in ("band", "zble", "zbeq", "qlt"):
-        exact = re.sub(rf"(def {fn}\b[^\n]*?)(:=[^\n]*|\n(  \|[^\n]*\n)+)", rf"\1 := fun _ _ => Bool.true\n", exact,
+        exact = re.sub(rf"(def {fn}\b[^\n]*?)(:=[^\n]*|\n(  \|[^\n]*\n)+)", r"\1 := fun _ _ => Bool.true\n", exact,
                        count=1)
     (root / "Mathloop/Exact.lean").write_text(exact)
     st = sorted(root.glob("Certs/*/Statement.lean"))[0]

@@ -1,4 +1,4 @@
-"""Lean status contradictions are checked once, by the audit on the attestation rows (search/audit_lineage), found
+"""Lean status contradictions are checked once, by the audit on the attestation rows (audit/lineage), found
 without a Lean re-run; the Lean layer's chain verification no longer repeats it. Should-refuse / should-pass pairs."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from sqlmodel import create_engine
 
 from mathloop.lean import attest
-from mathloop.search.audit_lineage import audit_lean_statuses
+from mathloop.audit.lineage import audit_lean_statuses
 from tests.unit.test_lean_attest import C, COMMITS, H1, _checked
 
 

@@ -10,7 +10,7 @@ import pytest
 from mathloop.targets import load_contract
 from mathloop.contract.model import ContractError
 from mathloop.domain import Label, Verdict
-from mathloop.search.gate import decide
+from mathloop.check.gate import decide
 from mathloop.targets import build_target
 from mathloop.targets.base import CheckerCrash, Malformed
 from mathloop.targets.levinson_conrey import crosscheck as crosscheck_mod

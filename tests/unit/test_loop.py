@@ -8,7 +8,7 @@ from sqlmodel import Session as DBSession, select
 from mathloop.domain import Label
 from mathloop.propose.base import Context, Proposal
 from mathloop.search.loop import Session, SessionLimits
-from mathloop.search.runner import InProcessRunner
+from mathloop.check.runner import InProcessRunner
 from mathloop.store.models import CandidateRow
 
 

@@ -10,12 +10,12 @@ from mathloop.targets import load_contract
 from mathloop.domain import Kind, Label, Verdict
 from mathloop.domain import Head
 from mathloop.propose.base import Context
-from mathloop.search.gate import decide
+from mathloop.check.gate import decide
 from mathloop.targets import build_target
 from mathloop.targets.base import Malformed
 from mathloop.targets.pair_correlation_rh_ceiling import conditions, lp
 from mathloop.targets.pair_correlation_rh_ceiling.arb_positivity import DualFunction, certify_dual_positive
-from mathloop.targets.pair_correlation_rh_ceiling.candidate import DualCandidate, Mass
+from mathloop.targets.pair_correlation_rh_ceiling.candidate import DualCandidate
 from mathloop.targets.pair_correlation_rh_ceiling.cross_check import f_mpmath
 from mathloop.targets.pair_correlation_rh_ceiling.proposer import (CONFIGS, back_off, convex_combination, lp_tail, mass_points,
                                                                   mixing_weights, rationalise, refine)

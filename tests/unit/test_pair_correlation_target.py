@@ -10,7 +10,7 @@ from mathloop.targets import load_contract
 from mathloop.domain import Kind, Label, Scores, Verdict
 from mathloop.order import compare
 from mathloop.propose.base import Context, Head
-from mathloop.search.gate import decide
+from mathloop.check.gate import decide
 from mathloop.targets import build_target
 from mathloop.targets.base import Malformed
 

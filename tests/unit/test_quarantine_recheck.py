@@ -16,7 +16,7 @@ from mathloop.check.checker import Checker
 from mathloop.check.runner import InProcessRunner
 from mathloop.domain import Label
 from mathloop.propose.base import Proposal
-from mathloop.search.audit import audit
+from mathloop.audit.report import audit
 from mathloop.search.loop import Session, SessionLimits
 from mathloop.store.rechecks import failed_rechecks
 from mathloop.targets import build_target

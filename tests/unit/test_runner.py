@@ -5,7 +5,7 @@ from fractions import Fraction
 
 import pytest
 
-from mathloop.search.runner import InProcessRunner, ProcessRunner
+from mathloop.check.runner import InProcessRunner, ProcessRunner
 
 
 @pytest.mark.slow  # > 1.5 s: the default tier stays under 3 minutes
@@ -86,7 +86,7 @@ def test_a_check_that_ends_before_the_deadline_is_not_affected_by_it(toy_contrac
 
 @pytest.mark.slow  # > 2 s: the default tier stays under 3 minutes
 def test_the_local_pool_cuts_a_check_at_the_session_deadline_and_keeps_working(toy_contract, monkeypatch):
-    from mathloop.search.executors import LocalPool
+    from mathloop.check.executors import LocalPool
 
     pool = LocalPool(2, 120.0)
     try:

@@ -13,7 +13,7 @@ from mathloop.bounded import InputError
 from mathloop.targets import load_contract
 from mathloop.contract.model import ContractError
 from mathloop.domain import Label, Scores, Verdict
-from mathloop.search.gate import decide
+from mathloop.check.gate import decide
 from mathloop.targets import build_target
 from mathloop.targets.base import CheckerCrash, Malformed
 from mathloop.targets.shannon_capacity_c7 import graph

@@ -22,10 +22,10 @@ ROOT = Path(__file__).resolve().parents[2]
 # the files moved from `mathloop/targets/<pkg>/contracts/` to `obligations/`. A changed value is a new lineage:
 # stores made with the old one would no longer load it as the same contract.
 PINNED = {
-    "critical-line-zeros": ("b674dd7a68906d4b2643e4df00f7e1c3e1b91af8a7d146b3724948915875abb7",
-                            "4931dcb63e1dd45043d490c66962337ade95cd87bbd3bfada23ed04154f8df4d"),
-    "critical-line-zeros-compact": ("082ff773fb8779712052869e9c368313ca56b8b43092936f5022becc44668c5e",
-                                    "ffb757b6110800bfb3fde8ed5a64eff09afec306f66271044d8e3d9fbe9289d0"),
+    # a new lineage on purpose (issue 35): the lineage `critical-line-zeros-compact` had (the same hash), its
+    # file renamed; the lineage before it was b674dd7a… (file 4931dcb6…, tests/adversarial/data/critical-line-zeros-v2.toml)
+    "critical-line-zeros": ("082ff773fb8779712052869e9c368313ca56b8b43092936f5022becc44668c5e",
+                            "8e6f64eaf448eb228d39a9a6cb985b1bd8eed5c06ab8dc9cf3015714a187d9c7"),
     "erdos-minimum-overlap": ("06e0221c1669db215352b28ed949872b5a1ddf5723a29ad62e41bb6569dda632",
                               "745873c676d2efe4cd6be9265ea2f69bff14066217a15aaf4c1eae1004856892"),
     # a new lineage on purpose (issue 22): the hypothesis citation and class-maximum basis quote their sources;

@@ -13,7 +13,7 @@ import pytest
 
 from mathloop.targets import load_contract
 from mathloop.domain import Label, Verdict
-from mathloop.search.gate import decide
+from mathloop.check.gate import decide
 from mathloop.targets import build_target
 from mathloop.targets.base import Malformed
 from mathloop.targets.sidon_autocorrelation import value as value_mod

@@ -12,7 +12,7 @@ import pytest
 
 from mathloop.bounded import InputError
 from mathloop.domain import Label, Scores
-from mathloop.search.gate import decide
+from mathloop.check.gate import decide
 from mathloop.targets import build_target, load_contract
 from mathloop.targets.base import CheckerCrash, Malformed
 from mathloop.targets.spencer_discrepancy import disc

@@ -5,7 +5,7 @@ import threading
 import pytest
 
 from mathloop.domain import Label
-from mathloop.search.runner import InProcessRunner
+from mathloop.check.runner import InProcessRunner
 from mathloop.store.chain import CHAIN_FORMAT, commit_body, commit_hash
 from mathloop.store.raw import candidate_row
 from mathloop.store.engine import StoreError, database_url, make_engine

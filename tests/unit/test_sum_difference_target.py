@@ -12,7 +12,7 @@ import pytest
 
 from mathloop.bounded import InputError
 from mathloop.domain import Label, Verdict
-from mathloop.search.gate import decide
+from mathloop.check.gate import decide
 from mathloop.targets import build_target, load_contract
 from mathloop.targets.base import CheckerCrash, Malformed
 from mathloop.targets.sum_difference import target as target_mod

@@ -12,7 +12,7 @@ from mathloop.cli.app import app
 from mathloop.contract import ContractError
 from mathloop.targets import load_contract
 from mathloop.domain import Verdict
-from mathloop.search.gate import decide
+from mathloop.check.gate import decide
 from mathloop.targets import build_target
 from mathloop.targets.base import Malformed
 

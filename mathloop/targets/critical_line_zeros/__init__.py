@@ -5,5 +5,5 @@ Trudgian's constants), certificate (chunk schema), verify (chunk verification), 
 against Gram points), derive (a range candidate's points), digest (compact evidence), crosscheck
 (mpmath), sampling + proposer (the local proposer), counting (N(T) from certificates), export
 (certificate files), target (the Target subclass); rs_* the fast path. No process pool of its own:
-a session's executor (check/pool.py, dask) checks several chunks at once.
+a session's executor (check/executors.py, dask) checks several chunks at once.
 """

@@ -8,7 +8,7 @@ to predict the state the check reaches), and the checker derives the sample poin
 recipe (sampling.py). Otherwise it carries every block and point (sampling.build_piece). If the head
 has not moved and its chunk was already tried (its sha is in the memory), sampling is refined
 further (boost). With ranges, each next round is computed ahead in a proposer child (ahead.py) while
-the executor's workers (check/pool.py, dask) check this one.
+the executor's workers (check/executors.py, dask) check this one.
 """
 
 from __future__ import annotations

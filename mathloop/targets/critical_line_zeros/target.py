@@ -32,7 +32,7 @@ class CriticalLineZeros(Target):
 
     name: ClassVar[str] = "critical-line-zeros"
     decides_by_goal: ClassVar[bool] = True  # its bound obligation is UNKNOWN short of the contract's goal
-    contract_files: ClassVar[tuple[str, ...]] = ("critical-line-zeros.toml", "critical-line-zeros-compact.toml")  # in obligations/
+    contract_files: ClassVar[tuple[str, ...]] = ("critical-line-zeros.toml",)  # in obligations/
     version: ClassVar[str] = "2"
     checks: ClassVar[Mapping[str, Trust]] = {c: Trust.RIGOROUS for c in _CHECKERS}
     # N(T) and "all zeros up to T on the line" rest on Riemann–von Mangoldt, Turing's method with

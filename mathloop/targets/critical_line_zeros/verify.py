@@ -71,7 +71,7 @@ def _sign_char(s: int) -> str:
 def _evaluate(specs: list[tuple[str, str]], params: CheckParams) -> tuple[list[SignedBall], tuple[int, int]]:
     """Return the certified ball at each spec and (fast-decided, fallen back) counts.
 
-    One process: a session checks several chunks at once on its executor's workers (check/pool.py or dask),
+    One process: a session checks several chunks at once on its executor's workers (check/executors.py or dask),
     so a check does not start processes of its own.
     """
     if not params.fast_z:

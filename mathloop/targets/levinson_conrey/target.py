@@ -10,7 +10,7 @@ from mathloop.contract.model import Contract, ContractError
 from mathloop.contract.rules import Floor, Required
 from mathloop.domain import Direction, Evidence, Kind, Trust, Verdict, fraction_str
 from mathloop.propose.base import Proposer
-from mathloop.targets.base import CheckerCrash, Malformed, Target
+from mathloop.targets.base import CheckerCrash, Target
 from mathloop.targets.evidence import Outcome, assemble
 from mathloop.targets.levinson_conrey import admissibility, config
 from mathloop.targets.levinson_conrey.certificate import GRID, TOL_EXP10, build_certificate, verify_certificate
@@ -140,7 +140,7 @@ class LevinsonConrey(Target):
         timings.update(closed_form=t1 - t0, crosscheck=t2 - t1, certificate=t3 - t2)
         if cert is None:
             raise CheckerCrash(f"certificate: no k0 within {GRID_RETRIES} grid steps of the high-precision κ = {hp.kappa} is provable")
-        check_k0(k0, hp)  # a value beyond the class maximum is refused by the gate (search/gate.decide)
+        check_k0(k0, hp)  # a value beyond the class maximum is refused by the gate (check/gate.decide)
         artifacts["certificate"] = cert
         artifacts["highprec"] = {"c": hp.c, "kappa": hp.kappa, "dps": hp.dps[1]}
         precision.update(

@@ -14,10 +14,10 @@ from typing import Callable
 from mathloop.contract.model import Contract
 from mathloop.domain import fraction_str, payload_sha, sha256_hex
 from mathloop.lean.attest import audit_attestations
-from mathloop.search.audit_lineage import (Coverage, LineageLinks, audit_anchor, audit_failed_rechecks,
+from mathloop.audit.lineage import (Coverage, LineageLinks, audit_anchor, audit_failed_rechecks,
                                            audit_lean_statuses)
-from mathloop.search.audit_memory import MemoryStats, audit_contract_row, audit_memory
-from mathloop.search.audit_recheck import Recheck, Rechecks
+from mathloop.audit.memory import MemoryStats, audit_contract_row, audit_memory
+from mathloop.audit.recheck import Recheck, Rechecks
 from mathloop.check.checker import Checker, checker_for
 from mathloop.check.executors import Executor
 from mathloop.check.rules import evidence_problems
@@ -27,7 +27,7 @@ from mathloop.store.chain import (CHAIN_FORMAT, COMMIT_FIELDS, LEGACY_FORMAT, ME
                                   edited_columns)
 from mathloop.store.checkpoint import Checkpoint, compare
 from mathloop.store.findings import Finding
-from mathloop.store.models import GENESIS, CommitRow
+from mathloop.store.models import GENESIS, CandidateRow, CommitRow
 from mathloop.store.repository import CommitRecord, Repository, fields_of
 
 __all__ = ["AuditReport", "Finding", "audit", "audit_store"]
@@ -200,7 +200,7 @@ def _audit_one(contract: Contract, repo: Repository, checker: Checker | None, pa
                    c.payload_sha, payload_sha(cand.payload))
     ev = cand.evidence
     ev_sha = sha256_hex(ev.canonical_bytes()) if ev is not None else None
-    if ev_sha != c.evidence_sha:
+    if ev is None or ev_sha != c.evidence_sha:
         return bad(f"memory row {c.candidate_id}: stored evidence or an artifact was edited (sha mismatch)",
                    *_evidence_culprit(repo, cand_row, c.candidate_id), stored=c.evidence_sha, recomputed=ev_sha)
     if dict(ev.state) != dict(c.state) or ev.ranks != dict(c.ranks) or dict(ev.bounds) != dict(c.bounds):
@@ -215,8 +215,10 @@ def _audit_one(contract: Contract, repo: Repository, checker: Checker | None, pa
                    checker.limits(repo, parent.hash if parent else None), c.evidence_sha, c.label)
 
 
-def _evidence_culprit(repo: Repository, cand_row, candidate_id: int) -> tuple[str, object, str]:
+def _evidence_culprit(repo: Repository, cand_row: CandidateRow | None, candidate_id: int) -> tuple[str, object, str]:
     """Return (table, row, column) of what changed a committed evidence: an artifact or the evidence text."""
+    if cand_row is None or cand_row.evidence is None:
+        return "candidates", candidate_id, "evidence"
     try:
         refs = json.loads(cand_row.evidence).get("artifacts", {}).values()
         for ref in refs:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import tomllib
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from mathloop.domain import sha256_hex
 from mathloop.store.findings import Finding
@@ -22,8 +22,13 @@ from mathloop.store.chain import (
     session_genesis,
     session_seal,
 )
-from mathloop.store.models import CandidateRow, SessionOpeningRow, SessionRow
+from mathloop.store.models import CandidateRow, SessionOpeningRow, SessionRow, stored
 from mathloop.store.repository import Repository, fields_of
+
+if TYPE_CHECKING:
+    from mathloop.audit.lineage import LineageLinks
+
+Add = Callable[[Finding], None]  # reports one finding
 
 
 @dataclass
@@ -45,12 +50,12 @@ def _where(row: Any) -> str:
 
 def audit_memory(contract_sha: str, repo: Repository, reported: set[tuple[str, str]],
                  progress: Callable[[int], None] | None = None, *, anchor: str | None = None,
-                 openings: dict[int, SessionOpeningRow] | None = None, links=None) -> tuple[list[Finding], MemoryStats]:
+                 openings: dict[int, SessionOpeningRow] | None = None, links: LineageLinks | None = None) -> tuple[list[Finding], MemoryStats]:
     """Return (findings, stats) for every memory row, session row and artifact of the lineage.
 
     Each session's rows must form an unbroken chain from the session's opening fields (format 3: and
     from the lineage anchor and the head it opened on); a row without chain fields is legacy only while
-    no chained row precedes it. `links` (search/audit_lineage.LineageLinks) checks each row against the
+    no chained row precedes it. `links` (audit/lineage.LineageLinks) checks each row against the
     lineage's commits.
     """
     findings: list[Finding] = []
@@ -78,7 +83,7 @@ def audit_memory(contract_sha: str, repo: Repository, reported: set[tuple[str, s
                             "before it is chained: its row hash was removed", table="candidates", row=row.id,
                             field="row_hash"))
             continue
-        first_chained = first_chained or int(row.id)
+        first_chained = first_chained or stored(row.id)
         stats.chained += 1
         key = row.session_id
         if key not in chains:
@@ -103,7 +108,7 @@ def audit_memory(contract_sha: str, repo: Repository, reported: set[tuple[str, s
                             stored=row.row_hash, recomputed=again))
         if links is not None:  # after the hash check, so that an edited column is named first
             links.memory_row(row, add)
-        chains[key] = (int(row.chain_seq) + 1, str(row.row_hash))
+        chains[key] = (stored(row.chain_seq) + 1, str(row.row_hash))
     stats.tips = chains
     stats.sessions = len(sessions)
     stats.anchored = sum(1 for sid in sessions if sid in openings)
@@ -134,7 +139,7 @@ def _start(s: SessionRow, opening: SessionOpeningRow | None, anchor: str | None)
     return session_genesis({**fields_of(s, SESSION_FIELDS), **fields_of(opening, SESSION_OPEN_FIELDS)}, anchor)
 
 
-def _genesis(contract_sha: str, sid: int | None, sessions: dict[int, SessionRow], add,
+def _genesis(contract_sha: str, sid: int | None, sessions: dict[int, SessionRow], add: Add,
              openings: dict[int, SessionOpeningRow], anchor: str | None) -> str:
     """Return the chain start of a session, reporting an edited or deleted session row."""
     if sid is None:
@@ -152,7 +157,7 @@ def _genesis(contract_sha: str, sid: int | None, sessions: dict[int, SessionRow]
     return _start(s, openings.get(sid), anchor)
 
 
-def _check_seal(contract_sha: str, s: SessionRow, chain: tuple[int, str] | None, add,
+def _check_seal(contract_sha: str, s: SessionRow, chain: tuple[int, str] | None, add: Add,
                 opening: SessionOpeningRow | None, anchor: str | None) -> None:
     count, tip = chain if chain else (0, _start(s, opening, anchor))
     stored_count, _, _ = str(s.seal).partition(":")
@@ -166,7 +171,7 @@ def _check_seal(contract_sha: str, s: SessionRow, chain: tuple[int, str] | None,
                     table="sessions", row=s.id, field="ended_at,outcome", stored=s.seal, recomputed=again))
 
 
-def _artifact_refs(row: CandidateRow, add) -> set[str]:
+def _artifact_refs(row: CandidateRow, add: Add) -> set[str]:
     """Return the artifact keys a memory row's evidence cites (reporting evidence that does not decode)."""
     if row.evidence is None:
         return set()

@@ -34,7 +34,7 @@ def audit_anchor(contract_sha: str, repo: Repository, commits: list[CommitRow],
     """Return (findings, the stored anchor): the contract row as stored must still hash to the lineage anchor."""
     anchor_row = raw.lineage_anchor(repo.engine, contract_sha)
     row = raw.contract_row(repo.engine, contract_sha)
-    uses = [c for c in commits if (c.format or LEGACY_FORMAT) >= CHAIN_FORMAT] or list(openings.values())
+    uses = any((c.format or LEGACY_FORMAT) >= CHAIN_FORMAT for c in commits) or bool(openings)
     if anchor_row is None:
         if uses:
             return [Finding(None, None, "the lineage anchor was deleted, but format-3 commits or sessions rest on it",
@@ -153,7 +153,7 @@ def audit_failed_rechecks(contract_sha: str, repo: Repository) -> list[Finding]:
     for f in failed_rechecks(repo.engine, contract_sha):
         c = repo.get_commit(f.commit)
         ours = c is not None and c.contract_sha == contract_sha
-        out.append(Finding(c.seq if ours else None, f.commit,
+        out.append(Finding(c.seq if c is not None and ours else None, f.commit,
                            f"commit failed the session's re-check after worker {f.worker} was quarantined (session "
                            f"{f.session_id}): {f.reason}" if ours else
                            f"memory row marks commit {f.commit[:12]} as failing a re-check, but it is not a commit of "

@@ -41,7 +41,7 @@ def recheck_findings(job: Recheck, out: CheckOutcome, decision: Decision | None)
             recomputed: str | None = None) -> list[Finding]:
         return [Finding(job.row.seq, job.row.hash, problem, "commits", job.row.hash, field, stored, recomputed)]
 
-    if out.evidence is None:
+    if out.evidence is None or decision is None:  # the gate decides only on evidence
         return bad(f"re-check failed: {out.malformed or out.error}")
     again_ev = sha256_hex(out.evidence.canonical_bytes())
     if again_ev != job.evidence_sha:
@@ -90,9 +90,11 @@ class Rechecks:
         done = []
         while self._queue and (len(self._queue) > keep or self._queue[0][1] is None):
             item, pending = self._queue.popleft()
-            if pending is None:
+            if isinstance(item, list):
                 done.append(item)
                 continue
+            if pending is None or self.checker is None:  # push queues a re-check only with its running answer
+                raise RuntimeError("a queued re-check has no pending answer")
             # the pool's children are the auditor's own, like the serial audit's child: their outcome is settled
             # here by the same gate (Checker.settle), never taken on a remote worker's word
             out, decision = self.checker.settle(pending.result(), item.head, item.limits)
