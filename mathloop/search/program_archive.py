@@ -10,14 +10,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from mathloop.contract.model import Contract
 from mathloop.domain import Direction
-from mathloop.store.models import CandidateRow
+from mathloop.store.models import CandidateRow, stored
 
 _KEEP = 2000  # program records held (the best are never dropped)
 
@@ -70,9 +69,9 @@ class ProgramArchive:
         """Read the memory rows written since the last refresh."""
         with Session(self.engine) as s:
             rows = s.exec(select(CandidateRow).where(CandidateRow.contract_sha == self.contract.sha256,
-                                                     CandidateRow.id > self._last).order_by(col(CandidateRow.id))).all()
+                                                     col(CandidateRow.id) > self._last).order_by(col(CandidateRow.id))).all()
         for row in rows:
-            self._last = max(self._last, int(row.id))
+            self._last = max(self._last, stored(row.id))
             try:
                 meta = json.loads(row.proposer_meta)
                 reasons = tuple(str(r) for r in json.loads(row.reasons))
@@ -90,7 +89,7 @@ class ProgramArchive:
             committed = bool(row.commit_hash) or (old is not None and old.committed)
             if value is None and old is not None and old.value is not None:
                 value = old.value  # a repeat records no evidence: the program's certified value stays
-            self._records[p["sha256"]] = ProgramRecord(int(row.id), p["sha256"], p["text"], row.label, value,
+            self._records[p["sha256"]] = ProgramRecord(stored(row.id), p["sha256"], p["text"], row.label, value,
                                                        committed, reasons)
         if len(self._records) > _KEEP:
             keep = {r.sha256 for r in self.best(50)}
@@ -98,7 +97,9 @@ class ProgramArchive:
                 if r.sha256 not in keep:
                     del self._records[r.sha256]
 
-    def _key(self, r: ProgramRecord) -> Any:
+    def _key(self, r: ProgramRecord) -> tuple[Fraction, int]:
+        if r.value is None:
+            raise ValueError("only programs with a certified value are ranked")
         return (r.value if self.minimise else -r.value, r.row)
 
     def best(self, k: int) -> list[ProgramRecord]:
