@@ -16,7 +16,7 @@ from mathloop.targets.pair_correlation_rh_ceiling.lp_warm import Graded
 from mathloop.targets.pair_correlation_rh_ceiling.proposer import mass_points, rationalise_knots
 from mathloop.targets.pair_correlation_rh_ceiling.sample import FloatDual, sample_dual
 from mathloop.targets.pair_correlation_rh_ceiling.wide_proposer import WideConfig, WideProposer, inside_head
-from tests.support.ceiling_scan import scan_minimum
+from tests.support.ceiling_scan import sampled_minimum
 
 pytest.importorskip("threadpoolctl")
 TINY = (WideConfig(10, 3, Graded(((3, 10),)), 3, 4), WideConfig(10, 4, Graded(((4, 10),)), 4, 4))
@@ -106,7 +106,7 @@ def test_the_lp_dual_dips_and_is_refused_while_its_mixture_certifies(target, tin
     ev = target.check(None, target.parse(mixed.payload()))  # should-prove: the mixture certifies
     assert all(r.rank == 0 for r in ev.results) and ev.bounds["ceiling"] == mixed.ceiling
     assert mixed.ceiling - F(run.result.ceiling) < F(1, 10**5)  # the mixing costs little
-    assert 0 < scan_minimum(mixed.payload())[0]  # the second path agrees
+    assert 0 < sampled_minimum(mixed.payload())[0]  # the second path agrees
 
 
 def test_a_mixture_is_exactly_the_convex_combination(tiny_run):
