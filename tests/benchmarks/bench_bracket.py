@@ -19,11 +19,13 @@ OUT_DIR/bracket_width.svg and .png (width against time, log scale). Take measure
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import subprocess
 import sys
 import time
 from datetime import datetime
+from fractions import Fraction
 from pathlib import Path
 
 PRIMAL, CEILING = "pair-correlation-rh", "pair-correlation-rh-ceiling-wide"
@@ -48,7 +50,7 @@ def _step(argv: list[str]) -> float:
     return wall
 
 
-def history(db: str) -> list[tuple[float, str, float, float | None, float | None]]:
+def history(db: str) -> list[tuple[float, str, Fraction, Fraction | None, Fraction | None]]:
     """Return (seconds since the first commit, side, value, primal, width) for every step of the bracket."""
     from mathloop.store.engine import make_engine
     from mathloop.store.repository import Repository
@@ -63,15 +65,22 @@ def history(db: str) -> list[tuple[float, str, float, float | None, float | None
     out = []
     for s in steps:
         value = s.primal if s.side == "primal" else s.ceiling
-        out.append(((datetime.fromisoformat(s.at) - first).total_seconds(), f"{s.side} ({s.lineage})", float(value),
-                    None if s.primal is None else float(s.primal), None if s.width is None else float(s.width)))
+        out.append(((datetime.fromisoformat(s.at) - first).total_seconds(), f"{s.side} ({s.lineage})", Fraction(value),
+                    None if s.primal is None else Fraction(s.primal), None if s.width is None else Fraction(s.width)))
     return out
+
+
+def _places(q: Fraction, places: int, down: bool) -> str:
+    """Return q with `places` decimals rounded in its safe direction (a primal down, a ceiling or width up)."""
+    n = math.floor(q * 10**places) if down else math.ceil(q * 10**places)
+    return f"{n // 10**places}.{n % 10**places:0{places}d}"
 
 
 def table(rows) -> None:
     print(f"{'elapsed s':>10}  {'side':<46} {'value':>15} {'width':>13}")
     for sec, side, value, _, width in rows:
-        print(f"{sec:10.1f}  {side:<46} {value:15.12f} {'' if width is None else f'{width:13.10f}'}")
+        shown = _places(value, 12, down=side.startswith("primal"))
+        print(f"{sec:10.1f}  {side:<46} {shown:>15} {'' if width is None else _places(width, 10, down=False):>13}")
 
 
 def picture(rows, out: Path, title: str) -> None:
@@ -81,7 +90,7 @@ def picture(rows, out: Path, title: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    pts = [(sec, w) for sec, _, _, _, w in rows if w is not None]
+    pts = [(sec, float(w)) for sec, _, _, _, w in rows if w is not None]
     fig, ax = plt.subplots(figsize=(7, 4))
     if pts:
         xs, ys = zip(*pts)

@@ -85,7 +85,7 @@ def inside_head_class(h: Fraction, A: Fraction, head_state: Any) -> bool:
 
 
 class LpProposer(Proposer):
-    """Deterministic (HiGHS is deterministic for a fixed problem); the seed is recorded only."""
+    """Deterministic (the interior point is deterministic for a fixed problem); the seed is recorded only."""
 
     name = "local"
 
