@@ -7,7 +7,9 @@ import pytest
 from scipy.optimize import linprog
 
 from mathloop.targets.pair_correlation_rh import lp
-from mathloop.targets.pair_correlation_rh.cosine_positivity import certify_cosine_nonnegative
+from mathloop.targets.pair_correlation_rh.cosine_positivity import (
+    certify_cosine_nonnegative,
+)
 from mathloop.targets.pair_correlation_rh.functional import rh_functional
 from mathloop.targets.pair_correlation_rh.proposer import DENOMINATOR, lift
 
