@@ -208,6 +208,11 @@ class PairCorrelationRHCeiling(Target):
         return {"mpmath_points": list(lowest), "sample_min_t": f"{t:.12g}", "sample_min_f": f"{v:.6e}"}
 
     def local_proposer(self, seed: int) -> Proposer:
+        """Return the wide lineage's dense LP + mixing proposer (knot form), else the first lineage's LP proposer."""
+        if self.knot_form:
+            from mathloop.targets.pair_correlation_rh_ceiling.wide_proposer import WideProposer
+
+            return WideProposer(self, seed)
         from mathloop.targets.pair_correlation_rh_ceiling.proposer import CeilingProposer
 
         return CeilingProposer(self, seed)
