@@ -13,7 +13,7 @@ from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 from mathloop.contract.model import Contract
 from mathloop.domain import Evidence, Trust, Verdict, decimal_str
-from mathloop.targets.base import ChainCheck, Malformed, Target
+from mathloop.targets.base import ChainCheck, Malformed, PublishedStart, Target
 from mathloop.targets.checker_citations import require_cited_once
 from mathloop.targets.evidence import Outcome, assemble
 from mathloop.targets.sidon_autocorrelation.heights import StepLimits, Steps, parse_steps
@@ -83,6 +83,34 @@ class StepFunctionTarget(Target):
         from mathloop.targets.sidon_autocorrelation.certificates import verify_chain
 
         return verify_chain(self, manifest, read_json)
+
+    def published_start(self) -> PublishedStart | None:
+        """Return the published construction of data/records.toml with the best certified value, or None.
+
+        (A small reader of the records file in the shared published-records format; the entries' exact values are
+        re-certified by the tests.)
+
+        Raises:
+            Malformed: the records file or the construction it names cannot be read (the message names it).
+        """
+        import tomllib
+        from importlib import resources
+
+        data = resources.files(type(self).__module__.rpartition(".")[0]) / "data"
+        if not (data / "records.toml").is_file():
+            return None
+        try:
+            entries = tomllib.loads((data / "records.toml").read_text(encoding="utf-8")).get("published", [])
+            shipped = [e for e in entries if e.get("construction") and e.get("certified")]
+            best = min(shipped, key=lambda e: Fraction(e["certified"])) if shipped else None
+            start = None if best is None else (best["who"], best["value"], best["source"], best["construction"])
+        except (tomllib.TOMLDecodeError, AttributeError, KeyError, TypeError, ValueError, ZeroDivisionError) as e:
+            raise Malformed(f"{self.name} data/records.toml: unreadable published records ({str(e)[:100]})") from None
+        if start is None:
+            return None
+        with resources.as_file(data / start[3]) as path:
+            payload = self.read_candidate_file(path)  # Malformed names the file
+        return PublishedStart(payload, *start)
 
     def admissibility(self, steps: Steps) -> str | None:
         """Return why the step function is not admissible, or None."""
