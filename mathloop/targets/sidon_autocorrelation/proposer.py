@@ -24,6 +24,9 @@ PLAN = Plan(levels=(64, 128, 256, 512, 1024, 2048),
             slp_steps=30, slp_band=1e-6, split_after=3, stall=1e-10, max_split=4096)
 
 
+MIN_GAIN = 5e-9  # the smallest gain proposed (the fine lineage's minimum improvement is 1e-10)
+
+
 class AutoconvolutionProblem:
     """F_k = 2n·c_k/S², k = 0..2n−2, over {a >= 0, Σa = S = n}."""
 
@@ -71,4 +74,4 @@ class SidonProposer(StepProposer):
     """The embedded C1a optimiser (see the module docstring)."""
 
     def __init__(self, target: Any, seed: int) -> None:
-        super().__init__(target, seed, optimise, integer_heights, float_value)
+        super().__init__(target, seed, optimise, integer_heights, float_value, MIN_GAIN)

@@ -56,13 +56,18 @@ class StepProposer(Proposer):
         optimiser: (seed, start heights or None) -> generator of (float value, heights) improvements.
         exactify: float heights -> exact integer heights (admissible for the target).
         float_value: the float value of integer heights (a pre-screen; the checker decides).
+        min_gain: a proposal must beat the head by at least this too (besides the contract's minimum
+            improvement), so that a lineage with a tiny minimum improvement is not sent every checkpoint's gain
+            (each commit stores and Lean-checks the whole step function).
     """
 
     name = "local"
 
     def __init__(self, target: Any, seed: int, optimiser: Callable[[int, np.ndarray | None], Improvements],
-                 exactify: Callable[[np.ndarray], list[int]], float_value: Callable[[np.ndarray], float]) -> None:
+                 exactify: Callable[[np.ndarray], list[int]], float_value: Callable[[np.ndarray], float],
+                 min_gain: float = 0.0) -> None:
         self.target = target
+        self.min_gain = min_gain
         self.seed = seed
         self._optimiser = optimiser
         self._improvements: Improvements | None = None
@@ -84,7 +89,7 @@ class StepProposer(Proposer):
             self._improvements = self._begin(ctx)
         spec = ctx.contract.bound_spec(self.target.bound_name)
         head = ctx.head.bounds.get(self.target.bound_name) if ctx.head else None
-        wanted = None if head is None else float(head - spec.min_improvement)
+        wanted = None if head is None else float(head) - max(float(spec.min_improvement), self.min_gain)
         stop = ctx.deadline if ctx.deadline is not None else time.monotonic() + CALL_BUDGET_S
         while not self._done and time.monotonic() < stop:
             try:
