@@ -126,7 +126,7 @@ def test_local_proposer_improves_on_the_seed_and_its_proposal_is_admissible(targ
     from mathloop.targets.sidon_autocorrelation.step_proposer import StepProposer
     from dataclasses import replace
 
-    plan = replace(PLAN, levels=(20,), scratch=Schedule(1e-3, 1e-8, 200, 1000), slp_steps=0)
+    plan = replace(PLAN, levels=(20,), starts=1, scratch=Schedule(1e-3, 1e-8, 200, 1000), slp_steps=0)
     small = lambda seed, start: optimise(seed, start, plan)
     ctx = Context(contract=target.contract, head=None, open_obligations=(), rejections=(), seen=frozenset(), round=0)
     [prop] = StepProposer(target, 0, small, admissible_integers, float_value).propose(ctx)

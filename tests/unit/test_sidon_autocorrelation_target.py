@@ -211,7 +211,7 @@ def test_local_proposer_improves_on_the_seed_and_its_proposal_checks(target):
     from mathloop.targets.sidon_autocorrelation.smooth_max import Schedule
     from mathloop.targets.sidon_autocorrelation.step_proposer import StepProposer, integer_heights
 
-    plan = replace(PLAN, levels=(20,), scratch=Schedule(1e-3, 1e-8, 200, 600), slp_steps=0)
+    plan = replace(PLAN, levels=(20,), starts=1, scratch=Schedule(1e-3, 1e-8, 200, 600), slp_steps=0)
     small = lambda seed, start: optimise(seed, start, plan)
     p = StepProposer(target, 0, small, integer_heights, float_value)
     ctx = Context(contract=target.contract, head=None, open_obligations=(), rejections=(), seen=frozenset(), round=0)

@@ -96,7 +96,7 @@ def _ctx(target, head_state=None, value=None, seconds=None):
                    deadline=deadline)
 
 
-SMALL = replace(PLAN, levels=(20,), scratch=Schedule(1e-3, 1e-8, 200, 600), refine=Schedule(1e-6, 1e-9, 200, 600),
+SMALL = replace(PLAN, levels=(20,), starts=1, scratch=Schedule(1e-3, 1e-8, 200, 600), refine=Schedule(1e-6, 1e-9, 200, 600),
                 slp_steps=0)
 
 

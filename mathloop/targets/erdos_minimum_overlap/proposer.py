@@ -1,9 +1,9 @@
 """Local proposer for `erdos-minimum-overlap`: smoothed descent, LP polish and step splitting (stages.py).
 
 The problem: minimise max_s F_s(f), F_s = (2/n)·Σ_i f_i (1 − f_{i+s}) (the overlap at the grid shift 2s/n), over
-0 <= f <= 1, Σf = n/2. From scratch the start is the tent f(x) = 1 − |x| plus seeded noise at 50 steps, doubled
-up to 1600; from a start (the head, or a published construction after `--start published`) the rounds refine it
-at its own n and split it when they stall. Proposals are integer heights ≈ f·SCALE, capped exactly so that the
+0 <= f <= 1, Σf = n/2. From scratch the starts are the tent f(x) = 1 − |x| plus seeded noise at 50 steps (the
+best of 8 goes on), doubled up to 1600; from a start (the head, or a published construction after `--start
+published`) the rounds refine it at its own n and split it when they stall. Proposals are integer heights ≈ f·SCALE, capped exactly so that the
 normalised heights stay <= 1; the checker certifies them exactly.
 """
 
@@ -19,7 +19,7 @@ from mathloop.targets.sidon_autocorrelation.step_proposer import StepProposer
 
 SCALE = 10**12  # rounding moves a value by ~1e-12 (measured on 2400 steps: below 1e-11)
 NOISE = 0.02
-PLAN = Plan(levels=(50, 100, 200, 400, 800, 1600),
+PLAN = Plan(levels=(50, 100, 200, 400, 800, 1600), starts=8,
             scratch=Schedule(mu=1e-4, mu_min=1e-10, period=1000, iterations=24_000),
             refine=Schedule(mu=1e-8, mu_min=1e-10, period=2000, iterations=40_000),
             slp_steps=30, slp_band=1e-7, split_after=3, stall=1e-9, max_split=4800)
@@ -72,7 +72,8 @@ def _start(n: int, rng: np.random.Generator) -> np.ndarray:
 def optimise(seed: int, start: np.ndarray | None, plan: Plan = PLAN) -> Improvements:
     """Yield (value, f) improvements: from scratch (start None, seeded) or refining `start` (heights)."""
     if start is None:
-        return run_plan(OverlapProblem, _start(plan.levels[0], np.random.default_rng(seed)), plan, scratch=True)
+        rng = np.random.default_rng(seed)
+        return run_plan(OverlapProblem, [_start(plan.levels[0], rng) for _ in range(plan.starts)], plan, scratch=True)
     return run_plan(OverlapProblem, np.clip(normalised(np.asarray(start, dtype=float)), 0, 1), plan, scratch=False)
 
 

@@ -1,8 +1,8 @@
 """Local proposer for `sidon-autocorrelation`: smoothed descent, LP polish and step splitting (stages.py).
 
 The problem: minimise max_k F_k(a), F_k = 2n·c_k/S² with c = a∗a (the autoconvolution at the grid points) and
-S = Σa fixed at n, over a >= 0 (the value is scale-invariant, so fixing S loses nothing). From scratch the start is
-a seeded perturbation of the constant function at 64 steps, doubled up to 2048; from a start (the head, or a
+S = Σa fixed at n, over a >= 0 (the value is scale-invariant, so fixing S loses nothing). From scratch the starts are
+seeded perturbations of the constant function at 64 steps (the best of 4 goes on), doubled up to 2048; from a start (the head, or a
 published construction after `--start published`) the rounds refine it at its own n (30,000 steps included: every
 gradient is an FFT) and split it when they stall. Proposals are integer heights round(a/max a·SCALE); the checker
 certifies them exactly.
@@ -18,7 +18,7 @@ from mathloop.targets.sidon_autocorrelation.smooth_max import Improvements, Sche
 from mathloop.targets.sidon_autocorrelation.stages import Plan, run_plan
 from mathloop.targets.sidon_autocorrelation.step_proposer import StepProposer, integer_heights
 
-PLAN = Plan(levels=(64, 128, 256, 512, 1024, 2048),
+PLAN = Plan(levels=(64, 128, 256, 512, 1024, 2048), starts=4,
             scratch=Schedule(mu=1e-3, mu_min=1e-11, period=1000, iterations=30_000),
             refine=Schedule(mu=1e-9, mu_min=1e-12, period=1000, iterations=8_000),
             slp_steps=30, slp_band=1e-6, split_after=3, stall=1e-10, max_split=4096)
@@ -63,9 +63,9 @@ def float_value(a: np.ndarray) -> float:
 def optimise(seed: int, start: np.ndarray | None, plan: Plan = PLAN) -> Improvements:
     """Yield (value, a) improvements: from scratch (start None, seeded) or refining `start` (heights)."""
     if start is None:
-        n = plan.levels[0]
-        a = 1.0 + 0.1 * np.random.default_rng(seed).random(n)
-        return run_plan(AutoconvolutionProblem, a * (n / a.sum()), plan, scratch=True)
+        n, rng = plan.levels[0], np.random.default_rng(seed)
+        starts = [1.0 + 0.1 * rng.random(n) for _ in range(plan.starts)]
+        return run_plan(AutoconvolutionProblem, [a * (n / a.sum()) for a in starts], plan, scratch=True)
     a = np.asarray(start, dtype=float)
     return run_plan(AutoconvolutionProblem, a * (len(a) / a.sum()), plan, scratch=False)
 

@@ -1,6 +1,7 @@
 """The optimiser's stages for a step-function constant: smoothed descent, LP polish, step splitting.
 
-A `Plan` says what to run. From scratch: a start at `levels[0]` steps, then at every level the smoothed descent
+A `Plan` says what to run. From scratch: several seeded starts at `levels[0]` steps, each descended (the best
+goes on: the first level's local minima differ by up to 1e-3 for C1b), then at every level the smoothed descent
 (smooth_max.py) for `scratch` iterations and, up to SLP_MAX_STEPS steps, `slp_steps` LP steps (slp.py); then
 every step is split in two (the same function, so the value is unchanged; the split gives the next level its
 freedom). From a given start (the head, or a published construction) of n steps: rounds of descent (`refine`)
@@ -30,6 +31,7 @@ class Plan:
 
     Attributes:
         levels: steps per level from scratch (each the double of the one before).
+        starts: seeded starts at the first level (the best after its descent goes on).
         scratch: the descent's schedule at each scratch level (finite iterations).
         refine: one round of descent at a fixed n (finite iterations).
         slp_steps: LP steps per polish (n <= SLP_MAX_STEPS only).
@@ -40,6 +42,7 @@ class Plan:
     """
 
     levels: tuple[int, ...]
+    starts: int
     scratch: Schedule
     refine: Schedule
     slp_steps: int
@@ -54,9 +57,10 @@ def split(x: np.ndarray) -> np.ndarray:
     return np.repeat(x, 2)
 
 
-def run_plan(problem_for: Callable[[int], object], x0: np.ndarray, plan: Plan, scratch: bool) -> Improvements:
+def run_plan(problem_for: Callable[[int], object], x0: np.ndarray | list[np.ndarray], plan: Plan,
+             scratch: bool) -> Improvements:
     """Yield (value, x) for every improvement of the best value, (best, None) as heartbeats (never ends: rounds at
-    the last n repeat)."""
+    the last n repeat). From scratch, x0 is the list of first-level starts; else the one start."""
     best = [np.inf]
 
     def better(stage: Improvements) -> Improvements:
@@ -67,14 +71,21 @@ def run_plan(problem_for: Callable[[int], object], x0: np.ndarray, plan: Plan, s
             else:
                 yield best[0], None
 
-    x = np.asarray(x0, dtype=float)
     if scratch:
+        x, first = None, np.inf
+        for start in x0:  # each start descended; the best goes on to the levels
+            last = yield from _last(better(descend(problem_for(len(start)), start, plan.scratch)), None)
+            value = float(problem_for(len(last)).values(last).max()) if last is not None else np.inf
+            if value < first or x is None:
+                x, first = (last if last is not None else np.asarray(start, dtype=float)), value
         for i, n in enumerate(plan.levels):
             if i:
                 x = split(x)
-            x = yield from _last(better(descend(problem_for(n), x, plan.scratch)), x)
+                x = yield from _last(better(descend(problem_for(n), x, plan.scratch)), x)
             if n <= SLP_MAX_STEPS and plan.slp_steps:
                 x = yield from _last(better(slp(problem_for(n), x, plan.slp_steps, plan.slp_band)), x)
+    else:
+        x = np.asarray(x0, dtype=float)
     quiet, mark = 0, best[0]
     while True:
         n = len(x)
@@ -87,7 +98,7 @@ def run_plan(problem_for: Callable[[int], object], x0: np.ndarray, plan: Plan, s
             x, quiet = split(x), 0
 
 
-def _last(stage: Improvements, x: np.ndarray):
+def _last(stage: Improvements, x: np.ndarray | None):
     """Yield everything `stage` yields; return its last point (or `x` when it yielded none)."""
     for value, xi in stage:
         if xi is not None:
