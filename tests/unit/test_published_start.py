@@ -99,16 +99,16 @@ def test_cli_refuses_start_published_for_a_target_without_constructions_and_an_u
 
 
 def test_unreadable_records_or_construction_is_a_one_line_error_naming_the_file(erdos, monkeypatch, tmp_path):
-    from importlib import resources
-
+    from mathloop.targets import records as records_mod
     from mathloop.targets.base import Malformed
 
-    for records, why in [("[[published]\nwho = ", "unreadable published records"),
-                         ('[[published]]\nwho = "X"\nvalue = "1"\nsource = ""\nconstruction = "gone.txt"\n'
-                          'certified = "0.5"\n', "gone.txt")]:
-        data = tmp_path / records[:3].strip("[") / "data"
-        data.mkdir(parents=True, exist_ok=True)
-        (data / "records.toml").write_text(records, encoding="utf-8")
-        monkeypatch.setattr(resources, "files", lambda pkg, d=data: d.parent)
-        with pytest.raises(Malformed, match=why):
+    head = ('[constant]\ntable_id = "1b"\nname = "x"\nsymbol = "x"\nbound = "C1b"\ndirection = "upper"\n'
+            'definition = "d"\n')
+    for text, why in [("[[published]\nwho = ", "unreadable published records.*not valid TOML"),
+                      (head + '[[published]]\nwho = "X"\nvalue = "1"\ndate = "2026"\nsource = "s"\n'
+                       'construction = "gone.txt"\ncertified = "0.5"\n', "gone.txt")]:
+        monkeypatch.setattr(records_mod, "load", lambda package, name="records.toml", t=text: records_mod.parse(t, "r"))
+        monkeypatch.setattr(records_mod, "construction_file", lambda cls, name: tmp_path / name)
+        with pytest.raises(Malformed, match=why) as e:
             erdos.published_start()
+        assert "\n" not in str(e.value)

@@ -39,18 +39,7 @@ class ErdosMinimumOverlap(StepFunctionTarget):
     admissible_check: ClassVar[str] = "admissible"
     value_check: ClassVar[str] = "overlap"
     bound_name: ClassVar[str] = "C1b"
-    # the same list as data/records.toml (a test keeps them equal until the shared records loader derives it)
-    published: ClassVar[tuple[tuple[str, str, str], ...]] = (
-        ("0.5", "Erdős 1955", "Colloque sur la Théorie des Nombres (1956)"),
-        ("0.4", "Motzkin–Ralston–Selfridge 1956", "Bull. AMS 62 (1956)"),
-        ("0.385694", "Haugland 1993 (unpublished)", ""),
-        ("0.382002", "Haugland 1996", "J. Number Theory 58 (1996)"),
-        ("0.380927", "Haugland 2016", "arXiv:1609.08000"),
-        ("0.380924", "AlphaEvolve", "arXiv:2511.02864"),
-        ("0.380876", "TTT-Discover", "arXiv:2601.16175"),
-        ("0.380871", "TogetherAI, Mar 2026", "GitHub togethercomputer/EinsteinArena-new-SOTA"),
-        ("0.380868", "SimpleTES", "arXiv:2604.19341"),
-    )
+    records_package: ClassVar[str | None] = "mathloop.targets.erdos_minimum_overlap"  # its data/records.toml
     checks: ClassVar[Mapping[str, Trust]] = {INPUT: Trust.EXACT, "admissible": Trust.EXACT, "overlap": Trust.EXACT}
     required_obligations: ClassVar[tuple[Required, ...]] = (
         Required("definition", Kind.HYPOTHESIS),

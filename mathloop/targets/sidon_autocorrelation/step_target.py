@@ -29,14 +29,6 @@ class StepFunctionTarget(Target):
     admissible_check: ClassVar[str]
     value_check: ClassVar[str]
     bound_name: ClassVar[str]
-    # (value as printed, who, reference): published upper bounds, for reference lines in plots and
-    # tables (the contract's goal is the best of them; its class floor the best lower bound).
-    published: ClassVar[tuple[tuple[str, str, str], ...]] = ()
-
-    @classmethod
-    def published_bounds(cls, bound: str) -> tuple[tuple[str, Fraction], ...]:
-        """Return (who, value as printed) of the published upper bounds on this target's constant."""
-        return tuple((who, Fraction(value)) for value, who, _ in cls.published) if bound == cls.bound_name else ()
 
     def __init__(self, contract: Contract) -> None:
         super().__init__(contract)
@@ -85,32 +77,32 @@ class StepFunctionTarget(Target):
         return verify_chain(self, manifest, read_json)
 
     def published_start(self) -> PublishedStart | None:
-        """Return the published construction of data/records.toml with the best certified value, or None.
+        """Return the published construction of the records file (`records_package`) with the best certified value.
 
-        (A small reader of the records file in the shared published-records format; the entries' exact values are
-        re-certified by the tests.)
+        None when the class declares no records or none of them ships a certified construction.
 
         Raises:
             Malformed: the records file or the construction it names cannot be read (the message names it).
         """
-        import tomllib
         from importlib import resources
 
-        data = resources.files(type(self).__module__.rpartition(".")[0]) / "data"
-        if not (data / "records.toml").is_file():
-            return None
+        from mathloop.contract.model import ContractError
+        from mathloop.targets.records import construction_file
+
         try:
-            entries = tomllib.loads((data / "records.toml").read_text(encoding="utf-8")).get("published", [])
-            shipped = [e for e in entries if e.get("construction") and e.get("certified")]
-            best = min(shipped, key=lambda e: Fraction(e["certified"])) if shipped else None
-            start = None if best is None else (best["who"], best["value"], best["source"], best["construction"])
-        except (tomllib.TOMLDecodeError, AttributeError, KeyError, TypeError, ValueError, ZeroDivisionError) as e:
-            raise Malformed(f"{self.name} data/records.toml: unreadable published records ({str(e)[:100]})") from None
-        if start is None:
+            records = self.constant_records()
+        except ContractError as e:
+            raise Malformed(f"{self.name}: unreadable published records ({e})") from None
+        shipped = [p for p in (records.published if records else ()) if p.construction and p.certified]
+        if not shipped:
             return None
-        with resources.as_file(data / start[3]) as path:
+        best = shipped[0]
+        for p in shipped[1:]:
+            if records.better(Fraction(p.certified), Fraction(best.certified)):
+                best = p
+        with resources.as_file(construction_file(type(self), best.construction)) as path:
             payload = self.read_candidate_file(path)  # Malformed names the file
-        return PublishedStart(payload, *start)
+        return PublishedStart(payload, best.who, best.value, best.source, best.construction)
 
     def admissibility(self, steps: Steps) -> str | None:
         """Return why the step function is not admissible, or None."""

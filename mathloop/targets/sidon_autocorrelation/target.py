@@ -25,17 +25,7 @@ class SidonAutocorrelation(StepFunctionTarget):
     admissible_check: ClassVar[str] = "nonnegative"
     value_check: ClassVar[str] = "autoconvolution"
     bound_name: ClassVar[str] = "C1a"
-    # the same list as data/records.toml (a test keeps them equal until the shared records loader derives it)
-    published: ClassVar[tuple[tuple[str, str, str], ...]] = (
-        ("1.57080", "Schinzel–Schmidt 2002 (π/2)", "Acta Arith. 104 (2002)"),
-        ("1.5098", "Matolcsi–Vinuesa 2010", "arXiv:0907.1379"),
-        ("1.5053", "AlphaEvolve, May 2025", "arXiv:2511.02864"),
-        ("1.503164", "AlphaEvolve, Dec 2025", "arXiv:2511.02864"),
-        ("1.503133", "ThetaEvolve", "arXiv:2511.23473"),
-        ("1.503871", "SimpleTES", "arXiv:2604.19341"),
-        ("1.50287", "TTT-Discover", "arXiv:2601.16175"),
-        ("1.50286286", "TogetherAI, Mar 2026", "GitHub togethercomputer/EinsteinArena-new-SOTA"),
-    )
+    records_package: ClassVar[str | None] = "mathloop.targets.sidon_autocorrelation"  # its data/records.toml
     checks: ClassVar[Mapping[str, Trust]] = {INPUT: Trust.EXACT, "nonnegative": Trust.EXACT,
                                              "autoconvolution": Trust.EXACT}
     # The ratio bounds C1a only for f >= 0 with ∫f > 0, by the definition of C1a.
