@@ -6,7 +6,8 @@ published construction (`--start published`).
 TARGET: erdos-minimum-overlap | sidon-autocorrelation | sidon-autocorrelation-fine; START: head (from the seed in a
 fresh store) | published. One fresh store per (target, start, seconds) in OUT_DIR; the real CLI runs as a child
 (`mathloop run ... --time-limit SECONDS --no-progress`, Lean on, as a user runs it), then `mathloop audit` re-checks
-every commit. Printed: the load before and after, the session's wall time (Lean's wait included), the best
+every commit. Printed: the load before and after, the session's wall time (Lean's wait included) and CPU time
+(its processes, Lean included: on a shared machine the share of the cores it got), the best
 certified value reached by 30, 60, 120, 300, 600, 1200 and 1800 s of the session (from the commit times in the
 store), the number of commits (the root aside), the latest Lean status of every commit (root included) and the
 audit's verdict.
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -58,14 +60,17 @@ def run(out: Path, target: str, start: str, seconds: float) -> None:
     for p in (db, Path(f"{db}-wal"), Path(f"{db}-shm")):
         p.unlink(missing_ok=True)
     before = _load()
+    cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.monotonic()
     cmd = ["mathloop", "run", target, "--start", start, "--time-limit", str(seconds), "--db", str(db), "--no-progress"]
     done = subprocess.run(cmd, capture_output=True, text=True)
     wall = time.monotonic() - t0
+    cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)  # the session, Lean included
     audit = subprocess.run(["mathloop", "audit", target, "--db", str(db)], capture_output=True, text=True)
     best, commits, final, statuses = _history(target, db)
     print(json.dumps({"target": target, "start": start, "seconds": seconds, "exit": done.returncode,
-                      "wall_s": round(wall, 1), "load_before": before, "load_after": _load(), "commits": commits,
+                      "wall_s": round(wall, 1), "cpu_s": round(cpu, 1), "load_before": before, "load_after": _load(), "commits": commits,
                       "best": final, "best_by": best, "lean": statuses,
                       "audit": audit.stdout.strip().splitlines()[-1:] if audit.returncode == 0 else
                       ["FAILED"] + audit.stdout.strip().splitlines()[-3:]}), flush=True)
