@@ -89,7 +89,7 @@ def _with_start(start: str, target, prop):
     if published is None:
         raise typer.BadParameter(f"target {target.name} ships no published construction to start from",
                                  param_hint="--start")
-    from mathloop.propose.published_start import PublishedFirst
+    from mathloop.targets.published_start import PublishedFirst
 
     return PublishedFirst(published, prop)
 

@@ -11,7 +11,7 @@ import pytest
 from mathloop.check.runner import InProcessRunner
 from mathloop.domain import payload_sha
 from mathloop.propose.base import Context, Proposal
-from mathloop.propose.published_start import PublishedFirst
+from mathloop.targets.published_start import PublishedFirst
 from mathloop.search.loop import Session, SessionLimits
 from mathloop.store.engine import make_engine
 from mathloop.store.repository import Repository
