@@ -115,7 +115,7 @@ class _Console:
         c = self.contract
         console.print(Text.assemble((c.name, "bold"), f" ({c.target}, {contract_line(c)}) — head {head.hash[:12]} "
                                     f"(seq {head.seq}): {bounds_text(c, head.bounds)}"))
-        console.print(Text.assemble(hypotheses_line(c), "yellow"), highlight=False)
+        console.print(Text(hypotheses_line(c), style="yellow"), highlight=False)
         console.print(f"executor: {self.executor}", highlight=False)
         if self.lean:
             console.print(self.lean, highlight=False)
