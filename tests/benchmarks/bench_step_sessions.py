@@ -3,7 +3,7 @@ published construction (`--start published`).
 
     flock /work/bench.lock python tests/benchmarks/bench_step_sessions.py OUT_DIR TARGET START SECONDS [SECONDS...]
 
-TARGET: erdos-minimum-overlap | sidon-autocorrelation | sidon-autocorrelation-fine; START: head (from the seed in a
+TARGET: erdos-minimum-overlap[-fine] | sidon-autocorrelation[-fine]; START: head (from the seed in a
 fresh store) | published. One fresh store per (target, start, seconds) in OUT_DIR; the real CLI runs as a child
 (`mathloop run ... --time-limit SECONDS --no-progress`, Lean on, as a user runs it), then `mathloop audit` re-checks
 every commit. Printed: the load before and after, the session's wall time (Lean's wait included) and CPU time
