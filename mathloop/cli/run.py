@@ -107,6 +107,26 @@ def _process_age() -> float:
     return age if 0.0 <= age <= START_UP_S else 0.0
 
 
+def _with_start(start: str, target, prop):
+    """Return the proposer for `--start`: itself (head), or the published construction first (published)."""
+    if start == "head":
+        return prop
+    if start != "published":
+        raise typer.BadParameter(f"unknown start {start!r} (head, published)", param_hint="--start")
+    from mathloop.targets.base import Malformed
+
+    try:
+        published = target.published_start()
+    except Malformed as e:
+        raise typer.BadParameter(str(e), param_hint="--start") from None
+    if published is None:
+        raise typer.BadParameter(f"target {target.name} ships no published construction to start from",
+                                 param_hint="--start")
+    from mathloop.targets.published_start import PublishedFirst
+
+    return PublishedFirst(published, prop)
+
+
 def _terminate(signum, frame) -> None:
     raise KeyboardInterrupt
 
@@ -157,6 +177,9 @@ def run(
     time_limit: Optional[float] = typer.Option(None, "--time-limit", min=0.1, help="Wall-clock seconds for the whole "
                                                "run, Lean checks included (those still running then stay pending)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the local proposer (deterministic per seed)."),
+    start: str = typer.Option("head", "--start", help="head: the proposer starts from the head (from scratch in a new "
+                              "store) | published: first propose the best published construction the target ships "
+                              "(credited to its authors), then refine it."),
     samples: int = typer.Option(4, "--samples", min=1, max=64, help="Proposals per round."),
     model: Optional[str] = typer.Option(None, "--model", help="Model name for --proposer openai."),
     base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible endpoint (default $OPENAI_BASE_URL)."),
@@ -199,15 +222,16 @@ def run(
     model_opts = dict(model=model, base_url=base_url, samples=samples, temperature=temperature, max_tokens=max_tokens,
                       concurrency=concurrency, request_timeout=request_timeout, max_tokens_total=max_tokens_total,
                       repeat_retries=repeat_retries, form=form)
-    prop = _proposer(proposer, contract, tgt, seed, {**model_opts, "prompt_chars": prompt_chars}, program_time)
+    inner = _proposer(proposer, contract, tgt, seed, {**model_opts, "prompt_chars": prompt_chars}, program_time)
+    prop = _with_start(start, tgt, inner)
     shown.proposer = prop.name
     repo = open_repo(db)
     repo.ensure_contract(contract)
-    if getattr(prop, "archive", False) is None:  # the evolve loop's parents come from this store
+    if getattr(inner, "archive", False) is None:  # the evolve loop's parents come from this store
         from mathloop.search.program_archive import ProgramArchive
 
-        prop.archive = ProgramArchive(repo.engine, contract)
-    options = {"budget": budget, "time_limit": time_limit, "samples": samples, "proposer": proposer,
+        inner.archive = ProgramArchive(repo.engine, contract)
+    options = {"budget": budget, "time_limit": time_limit, "samples": samples, "proposer": proposer, "start": start,
                **{k: v for k, v in model_opts.items() if v is not None}}
     if proposer.startswith("program:") or form == "program":
         options["program_time"] = program_time

@@ -25,6 +25,25 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
+class PublishedStart:
+    """A published construction a target ships, as a candidate payload with its credit (`run --start published`).
+
+    Attributes:
+        payload: the candidate (validated by the target's parser like any other).
+        who: the authors, as the records list them.
+        value: the value as published (printed digits).
+        source: where it was published and where the data was read.
+        construction: the data file it was read from.
+    """
+
+    payload: Mapping[str, Any]
+    who: str
+    value: str
+    source: str
+    construction: str
+
+
+@dataclass(frozen=True)
 class ChainCheck:
     """The re-verification of an exported certificate chain, from the contract's seed.
 
@@ -168,6 +187,14 @@ class Target(ABC):
 
         Used by `--proposer openai+local`: the model proposes structure, the local optimiser
         polishes it. The result is still only a proposal; it goes through parse and check.
+        """
+        return None
+
+    def published_start(self) -> PublishedStart | None:
+        """Return the best published construction this target ships, or None (the default).
+
+        `mathloop run --start published` proposes it first (credited to its authors in the proposal's meta), so
+        the local proposer refines it. Only a proposal: it goes through parse, check and the gate.
         """
         return None
 

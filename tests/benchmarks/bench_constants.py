@@ -19,10 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
-PUBLISHED = {
-    "C1a": [("Matolcsi–Vinuesa 2010", "1.50992"), ("AlphaEvolve May 2025", "1.5053"),
-            ("AlphaEvolve Dec 2025", "1.503164"), ("ThetaEvolve", "1.503133"), ("TTT-Discover", "1.5029")],
-    "C1b": [("Haugland 2016", "0.380927"), ("AlphaEvolve", "0.380924"), ("TTT-Discover", "0.380876")],
+PUBLISHED = {  # best first (each package's data/records.toml has them all)
+    "C1a": [("TogetherAI 2026", "1.50286286"), ("TTT-Discover", "1.50287"), ("Matolcsi–Vinuesa 2010", "1.5098")],
+    "C1b": [("SimpleTES 2026", "0.380868"), ("TogetherAI 2026", "0.380871"), ("Haugland 2016", "0.380927")],
 }
 FLOOR = {"C1a": ("Cloninger–Steinerberger", "1.28"), "C1b": ("White", "0.379005")}
 
@@ -71,14 +70,11 @@ def curve(seconds: float, seed: int) -> None:
         print(f"\n{name}: published upper bounds " + ", ".join(f"{v} ({who})" for who, v in PUBLISHED[bound])
               + f"; floor {FLOOR[bound][1]} ({FLOOR[bound][0]})")
         start, best, last_print = time.monotonic(), None, -1e9
-        for item in mod.optimise(seed):
+        for _, h in mod.optimise(seed, None):  # from scratch
             el = time.monotonic() - start
             if el > seconds:
                 break
-            if item is None:  # a checkpoint without improvement
-                continue
-            _, h = item
-            if el - last_print < 5:
+            if h is None or el - last_print < 5:  # a heartbeat, or printed recently
                 continue
             ev = t.check(None, t.parse({"heights": [str(a) for a in exact(h)]}))
             v = ev.bounds[bound]

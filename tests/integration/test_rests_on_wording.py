@@ -46,6 +46,7 @@ def test_every_cli_surface_says_it_the_same_way(store):
                 "check": _cli("check", name, "--candidate", str(candidate)), "targets": _cli("targets")}
     for surface, out in surfaces.items():
         assert text in out, f"{surface}: {out[-600:]}"
+        assert text + "yellow" not in out, f"{surface} prints a style name as text"  # Text.assemble(str, "yellow")
 
 
 def test_the_web_pages_and_graph_page_say_it_the_same_way(store):

@@ -119,30 +119,35 @@ def test_npy_and_text_files_of_the_same_floats_certify_their_own_exact_values(ta
     assert v_npy != v_txt
 
 
-@pytest.mark.slow  # importing scipy.optimize (HiGHS) alone takes seconds on a loaded machine
 def test_local_proposer_improves_on_the_seed_and_its_proposal_is_admissible(target):
     from mathloop.propose.base import Context
-    from mathloop.targets.erdos_minimum_overlap.proposer import admissible_integers, float_value, optimise
+    from mathloop.targets.erdos_minimum_overlap.proposer import PLAN, admissible_integers, float_value, optimise
+    from mathloop.targets.sidon_autocorrelation.smooth_max import Schedule
     from mathloop.targets.sidon_autocorrelation.step_proposer import StepProposer
+    from dataclasses import replace
 
-    small = lambda seed: optimise(seed, stages=((20, 10),))
+    plan = replace(PLAN, levels=(20,), starts=1, scratch=Schedule(1e-3, 1e-8, 200, 1000), slp_steps=0)
+    small = lambda seed, start: optimise(seed, start, plan)
     ctx = Context(contract=target.contract, head=None, open_obligations=(), rejections=(), seen=frozenset(), round=0)
     [prop] = StepProposer(target, 0, small, admissible_integers, float_value).propose(ctx)
     ev = check(target, prop.payload)
     assert result(ev, "admissible").verdict is Verdict.PROVED and ev.bounds["C1b"] < F(1, 2)
+    assert prop.meta["start"] == "scratch"
 
 
-def test_overlap_jacobian_matches_finite_differences():
-    from mathloop.targets.erdos_minimum_overlap.proposer import jacobian, overlaps
+def test_overlap_problem_rows_linear_and_pullback_match_finite_differences():
+    from mathloop.targets.erdos_minimum_overlap.proposer import OverlapProblem
 
     rng = np.random.default_rng(2)
-    f = rng.random(7)
-    J = jacobian(f)
+    n = 7
+    f, p, d = rng.random(n), rng.random(2 * n - 1), rng.random(n)
+    P = OverlapProblem(n)
+    direct = [sum(f[i] * (1 - f[i + s]) for i in range(n) if 0 <= i + s < n) * 2 / n for s in range(-(n - 1), n)]
+    assert np.allclose(P.values(f), direct, atol=1e-15)
     e = 1e-6
-    for j in range(7):
-        d = np.zeros(7)
-        d[j] = e
-        assert np.allclose((overlaps(f + d) - overlaps(f - d)) / (2 * e), J[:, j], atol=1e-7)
+    J = np.array([(P.values(f + e * np.eye(n)[j]) - P.values(f - e * np.eye(n)[j])) / (2 * e) for j in range(n)]).T
+    assert np.allclose(P.rows(f, np.arange(2 * n - 1)), J, atol=1e-8)
+    assert np.allclose(P.linear(f, d), J @ d, atol=1e-8) and np.allclose(P.pullback(f, p), J.T @ p, atol=1e-8)
 
 
 def test_admissible_integers_caps_heights_at_one_after_normalisation():

@@ -11,8 +11,8 @@ from mathloop.view.history import references
 
 
 @pytest.mark.parametrize("name, bound, who, value", [
-    ("sidon-autocorrelation", "C1a", "TTT-Discover", Fraction("1.5029")),
-    ("erdos-minimum-overlap", "C1b", "Haugland", Fraction("0.380927")),
+    ("sidon-autocorrelation", "C1a", "TogetherAI", Fraction("1.50286286")),
+    ("erdos-minimum-overlap", "C1b", "SimpleTES", Fraction("0.380868")),
     ("shannon-capacity-c7", "capacity", "Polak", None),
     ("feng-przz", "kappa", "PRZZ", Fraction("0.417293962")),
 ])

@@ -64,6 +64,12 @@ PINNED = {
                                       "baf0220088dd9eec8ac62298139572574730f7db75b4da2301198bbb4405b354"),
     "sidon-autocorrelation": ("9b2223c4185732abed9a2b4717dc54fb7cafa346462475477f43c278503b93fe",
                               "96acec5a28d9a79fe9df7f5921634a4fe11016b2d9607cd86d6945c1161cb596"),
+    # issue 32: a second C1b lineage with the minimum improvement 1e-10 (a refinement of the record gains ~1e-7)
+    "erdos-minimum-overlap-fine": ("4af0f010a79e304af62e453bb45d048cff4f818f1ea5cb46a05240e7d39512b8",
+                                   "ac6239d9350aa5b6f0d79c82f46b8a01462c089ce704e131e0cb28d9ca82ec8c"),
+    # issue 32: a second C1a lineage with the minimum improvement 1e-10 (the records now move by less than 1e-6)
+    "sidon-autocorrelation-fine": ("1def9c5da33582c98854061e53abc760829fdecb6e9457b9b4b1e0b5ba71318f",
+                                   "3000e9bb676365808a026630f440d1667c4822fe5aa88f71f8e113cb92c8d063"),
 }
 
 

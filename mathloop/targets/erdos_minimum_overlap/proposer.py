@@ -1,11 +1,10 @@
-"""Local proposer for `erdos-minimum-overlap`: sequential linear programming on the heights (HiGHS).
+"""Local proposer for `erdos-minimum-overlap`: smoothed descent, LP polish and step splitting (stages.py).
 
-Method (the local optimisation used since Haugland): with F_k(f) = (2/n)·Σ_i f_i(1 − f_{i+k}) the
-overlap at shift k (a quadratic in f), each step solves the LP
-    minimise t  subject to  F_k(f) + ∇F_k(f)·δ <= t (every k),  Σδ = 0,  0 <= f + δ <= 1,  |δ_i| <= ρ
-and accepts f + δ if the true max_k F_k decreases (then ρ grows ×1.5), else halves ρ (trust region).
-Stages restart from the tent f(x) = 1 − |x| (∫ = 1) plus seeded noise at more steps. Every accepted
-improvement is yielded. The schedule counts LP solves only.
+The problem: minimise max_s F_s(f), F_s = (2/n)·Σ_i f_i (1 − f_{i+s}) (the overlap at the grid shift 2s/n), over
+0 <= f <= 1, Σf = n/2. From scratch the starts are the tent f(x) = 1 − |x| plus seeded noise at 50 steps (the
+best of 8 goes on), doubled up to 1600; from a start (the head, or a published construction after `--start
+published`) the rounds refine it at its own n and split it when they stall. Proposals are integer heights ≈ f·SCALE, capped exactly so that the
+normalised heights stay <= 1; the checker certifies them exactly.
 """
 
 from __future__ import annotations
@@ -13,49 +12,57 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from mathloop.targets.sidon_autocorrelation.step_proposer import Improvements, SCALE, StepProposer
 
-# (steps n, LP solves) per stage
-STAGES = ((50, 300), (100, 800), (150, 800), (200, 800))
-RHO = (0.05, 0.2, 1e-7)   # initial, largest, smallest trust radius
+from mathloop.targets.sidon_autocorrelation.smooth_max import Improvements, Schedule, convolve
+from mathloop.targets.sidon_autocorrelation.stages import Plan, run_plan
+from mathloop.targets.sidon_autocorrelation.step_proposer import StepProposer
+
+SCALE = 10**12  # rounding moves a value by ~1e-12 (measured on 2400 steps: below 1e-11)
 NOISE = 0.02
+MIN_GAIN = 2e-8  # the smallest gain proposed (the fine lineage's minimum improvement is 1e-10; each commit is
+# Lean-checked, ~20 s at 2400 steps)
+PLAN = Plan(levels=(50, 100, 200, 400, 800, 1600), starts=8,
+            scratch=Schedule(mu=1e-4, mu_min=1e-10, period=1000, iterations=24_000),
+            refine=Schedule(mu=1e-8, mu_min=1e-10, period=2000, iterations=40_000),
+            slp_steps=30, slp_band=1e-7, split_after=3, stall=1e-9, max_split=4800)
 
 
-def overlaps(f: np.ndarray) -> np.ndarray:
-    """Return F at every shift (index k + n − 1 holds shift −k; the maximum is what matters)."""
-    n = len(f)
-    return (np.correlate(f, np.ones(n), mode="full") - np.correlate(f, f, mode="full")) * 2 / n
+class OverlapProblem:
+    """F at every shift s = −(n−1)..n−1 (index s + n − 1) over {0 <= f <= 1, Σf = n/2}."""
+
+    lo, hi = 0.0, 1.0
+
+    def __init__(self, n: int) -> None:
+        self.n, self.total = n, n / 2
+
+    def values(self, f: np.ndarray) -> np.ndarray:
+        return convolve(f, (1 - f)[::-1])[::-1] * (2 / self.n)
+
+    def pullback(self, f: np.ndarray, p: np.ndarray) -> np.ndarray:
+        n = self.n
+        return (convolve(p[::-1], 1 - f)[n - 1:2 * n - 1] - convolve(p, f)[n - 1:2 * n - 1]) * (2 / n)
+
+    def rows(self, f: np.ndarray, terms: np.ndarray) -> np.ndarray:
+        n = self.n
+        fp = np.concatenate([np.zeros(n), f, np.zeros(n)])
+        gp = np.concatenate([np.zeros(n), 1 - f, np.zeros(n)])
+        j = np.arange(n)[None, :]
+        s = (np.asarray(terms) - (n - 1))[:, None]
+        return (gp[j + s + n] - fp[j - s + n]) * (2 / n)
+
+    def linear(self, f: np.ndarray, d: np.ndarray) -> np.ndarray:
+        return (convolve(d, (1 - f)[::-1])[::-1] - convolve(f, d[::-1])[::-1]) * (2 / self.n)
+
+
+def normalised(h: np.ndarray) -> np.ndarray:
+    """Return f = n·h/(2Σh) (the checker's normalisation)."""
+    return h * (len(h) / (2 * h.sum()))
 
 
 def float_value(h: np.ndarray) -> float:
     """Return the overlap of the normalised heights f = n·h/(2Σh) in floats (a pre-screen)."""
-    return float(overlaps(h * (len(h) / (2 * h.sum()))).max())
-
-
-def jacobian(f: np.ndarray) -> np.ndarray:
-    """Return J[K, j] = dF_K/df_j, F_K = (2/n)·Σ_i f_{i+s}(1 − f_i), s = K − (n − 1)."""
-    n = len(f)
-    s = np.arange(-(n - 1), n)[:, None]
-    j = np.arange(n)[None, :]
-    fp = np.concatenate([np.zeros(n), f, np.zeros(n)])
-    up = np.where((j - s >= 0) & (j - s < n), 1 - fp[np.clip(j - s + n, 0, 3 * n - 1)], 0.0)
-    down = fp[np.clip(j + s + n, 0, 3 * n - 1)]
-    return (up - down) * 2 / n
-
-
-def _lp_step(f: np.ndarray, rho: float) -> np.ndarray | None:
-    from scipy.optimize import linprog  # seconds to import: only when optimising
-
-    n = len(f)
-    F, J = overlaps(f), jacobian(f)
-    c = np.zeros(n + 1)
-    c[-1] = 1.0
-    A = np.hstack([J, -np.ones((2 * n - 1, 1))])
-    eq = np.zeros((1, n + 1))
-    eq[0, :n] = 1.0
-    bounds = [(max(-rho, -f[i]), min(rho, 1 - f[i])) for i in range(n)] + [(None, None)]
-    r = linprog(c, A_ub=A, b_ub=-F, A_eq=eq, b_eq=[0.0], bounds=bounds, method="highs")
-    return r.x[:n] if r.status == 0 else None
+    f = normalised(np.asarray(h, dtype=float))
+    return float(OverlapProblem(len(f)).values(f).max())
 
 
 def _start(n: int, rng: np.random.Generator) -> np.ndarray:
@@ -64,35 +71,12 @@ def _start(n: int, rng: np.random.Generator) -> np.ndarray:
     return np.clip(f * (n / 2) / f.sum(), 0, 1)
 
 
-def optimise(seed: int, stages: tuple[tuple[int, int], ...] = STAGES) -> Improvements:
-    """Yield (value, f) each time the best float overlap improves, None after every other LP step (so that
-    the proposer sees its deadline); deterministic for a seed."""
-    rng = np.random.default_rng(seed)
-    best = float("inf")
-    for n, solves in stages:
-        f = _start(n, rng)
-        cur = float(overlaps(f).max())
-        rho = RHO[0]
-        for _ in range(solves):
-            if rho < RHO[2]:
-                break
-            d = _lp_step(f, rho)
-            if d is None:
-                rho /= 2
-                yield None
-                continue
-            g = np.clip(f + d, 0, 1)
-            g = np.clip(g * (n / 2) / g.sum(), 0, 1)
-            new = float(overlaps(g).max())
-            if new < cur - 1e-13:
-                f, cur, rho = g, new, min(rho * 1.5, RHO[1])
-                if cur < best:
-                    best = cur
-                    yield best, f.copy()
-                    continue
-            else:
-                rho /= 2
-            yield None
+def optimise(seed: int, start: np.ndarray | None, plan: Plan = PLAN) -> Improvements:
+    """Yield (value, f) improvements: from scratch (start None, seeded) or refining `start` (heights)."""
+    if start is None:
+        rng = np.random.default_rng(seed)
+        return run_plan(OverlapProblem, [_start(plan.levels[0], rng) for _ in range(plan.starts)], plan, scratch=True)
+    return run_plan(OverlapProblem, np.clip(normalised(np.asarray(start, dtype=float)), 0, 1), plan, scratch=False)
 
 
 def admissible_integers(f: np.ndarray) -> list[int]:
@@ -112,4 +96,4 @@ class OverlapProposer(StepProposer):
     """The embedded C1b optimiser (see the module docstring)."""
 
     def __init__(self, target: Any, seed: int) -> None:
-        super().__init__(target, seed, optimise, admissible_integers, float_value)
+        super().__init__(target, seed, optimise, admissible_integers, float_value, MIN_GAIN)

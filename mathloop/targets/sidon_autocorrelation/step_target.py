@@ -13,7 +13,7 @@ from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 from mathloop.contract.model import Contract
 from mathloop.domain import Evidence, Trust, Verdict, decimal_str
-from mathloop.targets.base import ChainCheck, Malformed, Target
+from mathloop.targets.base import ChainCheck, Malformed, PublishedStart, Target
 from mathloop.targets.checker_citations import require_cited_once
 from mathloop.targets.evidence import Outcome, assemble
 from mathloop.targets.sidon_autocorrelation.heights import StepLimits, Steps, parse_steps
@@ -29,14 +29,6 @@ class StepFunctionTarget(Target):
     admissible_check: ClassVar[str]
     value_check: ClassVar[str]
     bound_name: ClassVar[str]
-    # (value as printed, who, reference): published upper bounds, for reference lines in plots and
-    # tables (the contract's goal is the best of them; its class floor the best lower bound).
-    published: ClassVar[tuple[tuple[str, str, str], ...]] = ()
-
-    @classmethod
-    def published_bounds(cls, bound: str) -> tuple[tuple[str, Fraction], ...]:
-        """Return (who, value as printed) of the published upper bounds on this target's constant."""
-        return tuple((who, Fraction(value)) for value, who, _ in cls.published) if bound == cls.bound_name else ()
 
     def __init__(self, contract: Contract) -> None:
         super().__init__(contract)
@@ -83,6 +75,34 @@ class StepFunctionTarget(Target):
         from mathloop.targets.sidon_autocorrelation.certificates import verify_chain
 
         return verify_chain(self, manifest, read_json)
+
+    def published_start(self) -> PublishedStart | None:
+        """Return the published construction of the records file (`records_package`) with the best certified value.
+
+        None when the class declares no records or none of them ships a certified construction.
+
+        Raises:
+            Malformed: the records file or the construction it names cannot be read (the message names it).
+        """
+        from importlib import resources
+
+        from mathloop.contract.model import ContractError
+        from mathloop.targets.records import construction_file
+
+        try:
+            records = self.constant_records()
+        except ContractError as e:
+            raise Malformed(f"{self.name}: unreadable published records ({e})") from None
+        shipped = [p for p in (records.published if records else ()) if p.construction and p.certified]
+        if not shipped:
+            return None
+        best = shipped[0]
+        for p in shipped[1:]:
+            if records.better(Fraction(p.certified), Fraction(best.certified)):
+                best = p
+        with resources.as_file(construction_file(type(self), best.construction)) as path:
+            payload = self.read_candidate_file(path)  # Malformed names the file
+        return PublishedStart(payload, best.who, best.value, best.source, best.construction)
 
     def admissibility(self, steps: Steps) -> str | None:
         """Return why the step function is not admissible, or None."""

@@ -1,0 +1,83 @@
+"""Benchmark: the best certified value of C1a / C1b after `mathloop run` sessions, from the seed and from the best
+published construction (`--start published`).
+
+    flock /work/bench.lock python tests/benchmarks/bench_step_sessions.py OUT_DIR TARGET START SECONDS [SECONDS...]
+
+TARGET: erdos-minimum-overlap[-fine] | sidon-autocorrelation[-fine]; START: head (from the seed in a
+fresh store) | published. One fresh store per (target, start, seconds) in OUT_DIR; the real CLI runs as a child
+(`mathloop run ... --time-limit SECONDS --no-progress`, Lean on, as a user runs it), then `mathloop audit` re-checks
+every commit. Printed: the load before and after, the session's wall time (Lean's wait included) and CPU time
+(its processes, Lean included: on a shared machine the share of the cores it got), the best
+certified value reached by 30, 60, 120, 300, 600, 1200 and 1800 s of the session (from the commit times in the
+store), the number of commits (the root aside), the latest Lean status of every commit (root included) and the
+audit's verdict.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+
+MARKS = (30, 60, 120, 300, 600, 1200, 1800)
+
+
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def _history(target: str, db: Path):
+    from collections import Counter
+
+    from mathloop.domain import decimal_str
+    from mathloop.lean.attest import latest
+    from mathloop.store.engine import make_engine
+    from mathloop.store.repository import Repository
+    from mathloop.targets import load_contract
+    from mathloop.view.history import history
+
+    contract = load_contract(target)
+    engine = make_engine(str(db))
+    h = history(contract, Repository(engine))
+    lean = Counter(a.status for a in latest(engine, contract.sha256).values())
+    (name,) = [b.name for b in contract.bounds]
+    started = datetime.fromisoformat(h.sessions[-1].started_at)
+    points = [((p.at - started).total_seconds(), p.value) for p in h.bounds[name]]
+    best = {}
+    for mark in MARKS:
+        before = [v for t, v in points if t <= mark]
+        best[mark] = decimal_str(min(before), 12, round_down=False) if before else "-"
+    return best, len(points) - 1, decimal_str(min(v for _, v in points), 12, round_down=False), dict(lean)
+
+
+def run(out: Path, target: str, start: str, seconds: float) -> None:
+    db = out / f"{target}-{start}-{int(seconds)}.db"
+    for p in (db, Path(f"{db}-wal"), Path(f"{db}-shm")):
+        p.unlink(missing_ok=True)
+    before = _load()
+    cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.monotonic()
+    cmd = ["mathloop", "run", target, "--start", start, "--time-limit", str(seconds), "--db", str(db), "--no-progress"]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    wall = time.monotonic() - t0
+    cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)  # the session, Lean included
+    audit = subprocess.run(["mathloop", "audit", target, "--db", str(db)], capture_output=True, text=True)
+    best, commits, final, statuses = _history(target, db)
+    print(json.dumps({"target": target, "start": start, "seconds": seconds, "exit": done.returncode,
+                      "wall_s": round(wall, 1), "cpu_s": round(cpu, 1), "load_before": before, "load_after": _load(), "commits": commits,
+                      "best": final, "best_by": best, "lean": statuses,
+                      "audit": audit.stdout.strip().splitlines()[-1:] if audit.returncode == 0 else
+                      ["FAILED"] + audit.stdout.strip().splitlines()[-3:]}), flush=True)
+
+
+if __name__ == "__main__":
+    out = Path(sys.argv[1])
+    out.mkdir(parents=True, exist_ok=True)
+    for s in sys.argv[4:]:
+        run(out, sys.argv[2], sys.argv[3], float(s))
