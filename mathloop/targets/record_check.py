@@ -1,9 +1,10 @@
 """Re-certify a constant's stored constructions (data/records.toml) with the target's own checker.
 
-Used by `mathloop records --recheck` and by the tests that hold every `certified` string of every records file to
-what the checker certifies today. Each construction file is read as `mathloop check --candidate FILE` reads it (the
-target's `read_candidate_file`, else strict JSON) and checked under the first of the target's shipped contracts
-whose limits admit it (e.g. a set in C7^⊠10 under shannon-capacity-c7-wide, not the n ≤ 6 contract).
+Used by the tests (and bench_records) that hold every `certified` string of every records file to what the checker
+certifies today; on the command line each entry's `mathloop check` command re-certifies it. Each construction
+file is read as `mathloop check --candidate FILE` reads it (the target's `read_candidate_file`, else strict JSON)
+and checked under the first of the target's shipped contracts whose limits admit it (e.g. a set in C7^⊠10 under
+shannon-capacity-c7-wide, not the n ≤ 6 contract).
 """
 
 from __future__ import annotations
