@@ -20,7 +20,8 @@ pytestmark = pytest.mark.slow  # about twenty CLI processes
 
 ENV = {**os.environ, "COLUMNS": "250", "NO_COLOR": "1", "PYTHONPATH": str(ROOT)}
 MOUNT = {"ro": 'mount --bind "$f" "$f" && mount -o remount,bind,ro "$f"',
-         "full": 'mount -t tmpfs -o size=16k tmpfs "$f"'}
+         # a 16 KiB tmpfs with all but one page taken, so any output of more than 4 KiB fills it whatever its size
+         "full": 'mount -t tmpfs -o size=16k tmpfs "$f" && head -c 12288 /dev/zero > "$f/.filler"'}
 
 
 def _namespaces_work(tmp: Path) -> str | None:
@@ -38,10 +39,10 @@ def cli(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
 
 
 def cli_on(folder: Path, mount: str, args: list[str], cwd: Path) -> tuple[subprocess.CompletedProcess, list[str]]:
-    """Run the CLI in a private mount namespace where `folder` is `mount`ed (ro: read-only; full: a 16 KiB
-    tmpfs); return its process (stderr is the CLI's; returncode its exit code) and what it left in `folder`."""
+    """Run the CLI in a private mount namespace where `folder` is `mount`ed (ro: read-only; full: a tmpfs with
+    4 KiB free); return its process (stderr is the CLI's; returncode its exit code) and what it left in `folder`."""
     script = ('f="$1"; c="$2"; shift 2; ' + MOUNT[mount] + ' || exit 99; cd "$c" || exit 98; '
-              '"$@" >/dev/null; rc=$?; echo "rc=$rc"; ls -A "$f"')
+              '"$@" >/dev/null; rc=$?; echo "rc=$rc"; ls -A -I .filler "$f"')
     p = subprocess.run(["unshare", "-m", "sh", "-c", script, "sh", str(folder), str(cwd), sys.executable, "-m",
                         "mathloop", *args], cwd=cwd, capture_output=True, text=True, timeout=300, env=ENV)
     head, _, rest = p.stdout.partition("\n")
