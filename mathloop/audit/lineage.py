@@ -39,6 +39,8 @@ def audit_anchor(contract_sha: str, repo: Repository, commits: list[CommitRow],
         if uses:
             return [Finding(None, None, "the lineage anchor was deleted, but format-3 commits or sessions rest on it",
                             table="lineage_anchors", row=contract_sha, field="anchor")], None
+        if row is None and not commits:
+            return [], None  # the lineage was never run in this store: no contract row, nothing it could lack
         coverage.lacks.append("the contract row (its exact text, target, name and created_at) predates chain format 3: "
                               "only its parsed TOML is covered (by the lineage key)")
         return [], None

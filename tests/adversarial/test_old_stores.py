@@ -74,3 +74,11 @@ def test_cli_audit_of_an_old_store_passes_and_names_what_it_lacks(old, toy_contr
     r = invoke("audit", str(toy_contract.path), "--db", str(old), "--hash-only")
     assert r.exit_code == 0, r.output
     assert "audit ok: 3 commit(s)" in r.output and "predate chain format 3" in r.output
+
+
+def test_a_lineage_never_run_in_a_store_audits_without_a_legacy_note(tmp_path, toy_contract):
+    repo = Repository(make_engine(str(tmp_path / "empty.db")))
+    report = audit_store(toy_contract, repo, None)
+    assert report.findings == [] and report.commits == 0
+    assert not report.lacks  # no contract row: nothing predates chain format 3
+    repo.engine.dispose()
