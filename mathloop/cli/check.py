@@ -22,12 +22,14 @@ from mathloop.store.repository import Repository
 
 
 def _read_candidate(path: Path, contract=None, as_json: bool = False) -> Any:
-    """Return the candidate payload: the strict JSON of the file (size-capped, strict UTF-8, no NaN, no lone
-    surrogate), or what the target's own `read_candidate_file` reads from it (published formats: .npy, text,
-    JSON lists). A refused file exits 2; with --json its refusal is printed as the other malformed answers are."""
-    reader = getattr(build_target(contract), "read_candidate_file", None) if contract is not None else None
+    """Return the candidate payload the target's `read_candidate_file` reads from the file (by default its strict
+    JSON: size-capped, strict UTF-8, no NaN, no lone surrogate; some targets also read published formats: .npy,
+    text, JSON lists), or the strict JSON without a contract. A refused file exits 2; with --json its refusal is
+    printed as the other malformed answers are."""
     try:
-        return reader(path) if reader is not None else read_json(path, MAX_CANDIDATE_BYTES, "--candidate")
+        if contract is not None:
+            return build_target(contract).read_candidate_file(path)
+        return read_json(path, MAX_CANDIDATE_BYTES, "--candidate")
     except InputError as e:
         _malformed(str(e), as_json)
     except Malformed as e:

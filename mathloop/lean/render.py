@@ -89,6 +89,18 @@ def frac(q: Fraction) -> str:
     return f"(qn {-q.numerator} {q.denominator})" if q < 0 else f"(qp {q.numerator} {q.denominator})"
 
 
+def nat_list(xs: Sequence[int]) -> str:
+    """Return a `List Nat` literal built with List.cons.
+
+    >>> nat_list([3, 0])
+    '(List.cons 3 (List.cons 0 List.nil))'
+    """
+    out = "List.nil"
+    for x in reversed(list(xs)):
+        out = f"(List.cons {nat(x)} {out})"
+    return out
+
+
 def frac_list(qs: Sequence[Fraction]) -> str:
     """Return a `List Frac` term built with `List.cons`.
 

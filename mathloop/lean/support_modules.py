@@ -16,7 +16,7 @@ import sys
 from functools import lru_cache
 from importlib import resources
 from importlib.resources.abc import Traversable
-from typing import Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 LIBRARY = "mathloop.lean_sources"  # the top-level `lean/` folder, shipped inside the wheel
 SHARED = ("Mathloop.Exact",)
@@ -104,7 +104,7 @@ def _library_names() -> frozenset[str]:
     return frozenset(m for m, _ in _library())
 
 
-def class_modules(cls: type) -> dict[str, str]:
+def class_modules(cls: Any) -> dict[str, str]:  # a Target class: targets/ imports lean/, not the reverse
     """Return the support modules of a target class: the library modules it (or a base) names in
     `lean_modules`, then its package's own, then its base targets' packages'.
 
@@ -113,7 +113,7 @@ def class_modules(cls: type) -> dict[str, str]:
     """
     lib = library_modules()
     out: dict[str, str] = {}
-    for m in getattr(cls, "lean_modules", ()):
+    for m in cls.lean_modules:
         if m not in lib:
             raise SupportError(f"{cls.__name__}.lean_modules names {m}, which is not in mathloop's Lean library "
                                f"(lean/{path_of(m)})")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Protocol, runtime_checkable
+from typing import Any, Callable, Mapping, Protocol, runtime_checkable
 
 from mathloop.contract.model import Contract
 from mathloop.domain import Head, Rejection  # re-exported: proposers import them from here
@@ -65,7 +65,11 @@ class Context:
 
 @runtime_checkable
 class Proposer(Protocol):
-    """Anything that turns a Context into proposals. An empty list means: nothing more to offer."""
+    """Anything that turns a Context into proposals. An empty list means: nothing more to offer.
+
+    `propose` is required; `stats` and `use_child` are optional and declared here with their defaults, so a
+    proposer that subclasses this protocol inherits them and the loop calls them without probing.
+    """
 
     name: str
 
@@ -75,4 +79,8 @@ class Proposer(Protocol):
 
     def stats(self) -> Any:
         """Return the proposer's run statistics (a mapping or a dataclass), or None when it keeps none."""
+        return None
+
+    def use_child(self, child: Callable[[float], Any]) -> None:
+        """Take the maker of a checker-style child (`child(timeout_s)`) for work proposed ahead; default: unused."""
         return None

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from mathloop.propose.attempts import AttemptLog
-from mathloop.propose.base import Context, Proposal, StopSession, payload_sha
+from mathloop.propose.base import Context, Proposal, Proposer, StopSession, payload_sha
 from mathloop.propose.chat import ChatEndpoint, ChatReply, RequestFailed, RetryPolicy, check_base_url
 from mathloop.propose.extract import MAX_REPLY_CHARS, NotJSON, extract_json
 from mathloop.propose.origin import origin_meta
@@ -111,7 +111,7 @@ class ProposerStats:
     last_failure: str | None = None  # the reason of the last request without a usable reply (redacted)
 
 
-class OpenAIProposer:
+class OpenAIProposer(Proposer):
     """Proposes candidates by asking a chat model; see the module docstring."""
 
     def __init__(self, contract: Any, target: Any, options: OpenAIOptions, endpoint: ChatEndpoint, *,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mathloop.bounded import InputError, read_text
-from mathloop.propose.base import Context, Proposal
+from mathloop.propose.base import Context, Proposal, Proposer
 from mathloop.propose.programs import MAX_PROGRAM_CHARS, ProgramRunner
 
 
@@ -13,7 +13,7 @@ class ProgramFileError(ValueError):
     """PATH names no program file; str() is "program PATH: reason"."""
 
 
-class ProgramFileProposer:
+class ProgramFileProposer(Proposer):
     """Proposes the output of each program file once, in name order (a file that cannot be read is `malformed`)."""
 
     def __init__(self, path: Path, runner: ProgramRunner) -> None:

@@ -88,9 +88,8 @@ def output_format(target: Any, schema_chars: int = 1500) -> str:
     """Return the output-format paragraph: the candidate's JSON schema (and the plain forms the target reads)."""
     schema = json.dumps(target.candidate_schema(), sort_keys=True)
     text = f"Print one JSON object that follows this JSON schema:\n{_clip(schema, schema_chars)}"
-    if hasattr(target, "read_candidate_file"):
-        text += ("\nThe checker also reads a JSON list of numbers, or numbers separated by spaces or newlines. Every "
-                 "number is taken exactly as printed (\"0.1\" is exactly 1/10).")
+    if target.candidate_file_note:
+        text += "\n" + target.candidate_file_note
     return text
 
 

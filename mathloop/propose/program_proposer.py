@@ -14,7 +14,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from mathloop.propose.base import Context, Proposal, StopSession
+from mathloop.propose.base import Context, Proposal, Proposer, StopSession
 from mathloop.propose.chat import ChatEndpoint, ChatReply, RequestFailed, RetryPolicy, check_base_url
 from mathloop.propose.openai_proposer import NO_KEY, OpenAIOptions, ProposerStats
 from mathloop.propose.origin import origin_meta
@@ -28,7 +28,7 @@ from mathloop.propose.transport import DEFAULT_MAX_BODY_BYTES  # noqa: F401 - th
 FORM = "program"
 
 
-class ProgramProposer:
+class ProgramProposer(Proposer):
     """Asks a chat model for programs and proposes their sandboxed output; see the module docstring."""
 
     def __init__(self, contract: Any, target: Any, options: OpenAIOptions, endpoint: ChatEndpoint,

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-from mathloop.bounded import MAX_CANDIDATE_BYTES, read_json
 from mathloop.propose.base import Proposal
 from mathloop.sandbox.runner import CUT_AT_DEADLINE
 
@@ -47,9 +46,8 @@ def read_output(target: Any, data: bytes) -> Any:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
-        reader = getattr(target, "read_candidate_file", None)
         try:
-            return reader(Path(name)) if reader is not None else read_json(name, MAX_CANDIDATE_BYTES, "output")
+            return target.read_candidate_file(Path(name), "output")
         except ValueError as e:  # the target's Malformed, or the bounded reader's InputError
             raise OutputError("program output: " + str(e).replace(name, "stdout")) from None
     finally:

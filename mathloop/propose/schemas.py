@@ -7,7 +7,17 @@ stays the only judge of a payload. Every target derives it from the same spec as
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Protocol
+
+
+class FormSource(Protocol):
+    """What a reply reader needs of a target: its forms (the `ProposalForms` capability of targets/base.py)."""
+
+    def proposal_form(self) -> Any: ...
+
+    def proposal_forms(self) -> Mapping[str, Any]: ...
+
+    def candidate_schema(self) -> Mapping[str, Any]: ...
 
 
 def candidate_schema(contract: Any, target: Any) -> dict[str, Any]:
@@ -22,20 +32,20 @@ def schema_keys(schema: Mapping[str, Any]) -> frozenset[str] | None:
     return frozenset(schema.get("properties", {}))
 
 
-def proposal_form(target: Any, name: str | None = None) -> Any:
-    """Return the target's proposal form (`Target.proposal_form()`), or its form `name` (`proposal_forms()`).
+def proposal_form(target: FormSource, name: str | None = None, who: str = "the target") -> Any:
+    """Return the target's proposal form (`proposal_form()`, the identity by default), or its form `name`
+    (`proposal_forms()`).
 
-    Returns None for targets that offer none. Raises ValueError("form: ...") for a name the target does not offer.
+    Raises:
+        ValueError: "form: ..." for a name the target does not offer.
     """
     if name is not None:
-        forms = getattr(target, "proposal_forms", None)
-        offered = dict(forms()) if callable(forms) else {}
+        offered = dict(target.proposal_forms())
         if name not in offered:
             known = ", ".join(offered) if offered else "none besides its default"
-            raise ValueError(f"form: {getattr(target, 'name', 'the target')} offers no form {name!r} (offered: {known})")
+            raise ValueError(f"form: {who} offers no form {name!r} (offered: {known})")
         return offered[name]
-    make = getattr(target, "proposal_form", None)
-    return make() if callable(make) else None
+    return target.proposal_form()
 
 
 class ReplyReader:
@@ -48,9 +58,9 @@ class ReplyReader:
 
     def __init__(self, contract: Any, target: Any, form_name: str | None = None) -> None:
         self.target = target
-        form = proposal_form(target, form_name)
-        self.form = None if form is None or form.identity else form
-        self.schema = dict(form.schema) if form is not None else candidate_schema(contract, target)
+        form = proposal_form(target, form_name, contract.target)
+        self.form = None if form.identity else form
+        self.schema = dict(form.schema)
         self.full_keys = schema_keys(candidate_schema(contract, target)) if self.form is not None else None
         if self.form is not None and self.full_keys == schema_keys(self.form.schema):
             self.full_keys = None  # the form restricts the payload's own keys: every reply must follow the form

@@ -82,10 +82,19 @@ class SessionSummary:
 
 
 class Observer(Protocol):
-    """Who watches a session: `started` once with the head it opens on (optional), `candidate` after each label,
-    `finished` once with the summary (optional)."""
+    """Who watches a session: `started` once with the head it opens on, `candidate` after each label, `finished`
+    once with the summary. `started` and `finished` are optional: an observer that subclasses this protocol
+    inherits their defaults (nothing)."""
+
+    def started(self, head: CommitRecord) -> None:
+        """Take the head the session opens on; default: nothing."""
+        return None
 
     def candidate(self, label: Label, head: CommitRecord | None, summary: SessionSummary) -> None: ...
+
+    def finished(self, summary: SessionSummary) -> None:
+        """Take the session's summary once it ends; default: nothing."""
+        return None
 
 
 @dataclass
@@ -228,9 +237,7 @@ class Session:
             clock: Callable[[], float] = time.monotonic) -> SessionSummary:
         """Run rounds until the budget or time limit is spent or the proposer has nothing more."""
         t0 = clock()
-        use_child: Callable[[type[ProcessRunner]], None] | None = getattr(proposer, "use_child", None)
-        if use_child is not None:  # a proposer that proposes ahead does its float work in a child of its own
-            use_child(ProcessRunner)
+        proposer.use_child(ProcessRunner)  # a proposer that proposes ahead does its float work in a child of its own
         head = self.ensure_root()
         warm_from = clock()
         self.checker.warm()  # every executor worker checks the seed once now, not inside the first round
@@ -245,9 +252,8 @@ class Session:
             return end is not None and clock() >= end
 
         summary = SessionSummary(self.session_id, start_head=head, head=head)
-        started: Callable[[CommitRecord], None] | None = getattr(observer, "started", None)
-        if started is not None:
-            started(head)
+        if observer is not None:
+            observer.started(head)
         seen = checked_payloads(self.repo.engine, self.contract.sha256)
         done = rnd = 0
         while not summary.outcome:
@@ -300,9 +306,8 @@ class Session:
             rnd += 1
         summary.head = head
         summary.seconds = clock() - t0
-        finished: Callable[[SessionSummary], None] | None = getattr(observer, "finished", None)
-        if finished is not None:
-            finished(summary)
+        if observer is not None:
+            observer.finished(summary)
         return summary
 
 

@@ -143,7 +143,7 @@ def _check_named(shipped: ShippedContract, path: Path) -> None:
     file = shipped.resource.name
     own = registered()[shipped.implementation].own
     # A plug-in that subclasses a shipped target does not inherit its file names: those name mathloop's files.
-    named = tuple(getattr(cls, "contract_files", ()) if own else vars(cls).get("contract_files", ()))
+    named = tuple(cls.contract_files if own else vars(cls).get("contract_files", ()))
     if shipped.in_obligations and not own:
         raise ContractError(path, "target.implementation", f"{shipped.implementation!r} is not one of mathloop's "
                                                             f"own targets: {OBLIGATIONS} holds only theirs")

@@ -192,6 +192,22 @@ def short_int(value: int) -> str:
     return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
 
 
+def bounded_int(field: str, value: Any, lo: int, hi: int) -> int:
+    """Return `value` when it is a JSON integer (not a bool) in lo..hi.
+
+    Raises:
+        Malformed: "<field>: must be an integer in lo..hi, got <type>" or "<field>: <value> is not in lo..hi".
+
+    >>> bounded_int("n", 3, 1, 6)
+    3
+    """
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise Malformed(f"{field}: must be an integer in {lo}..{hi}, got {type(value).__name__}")
+    if not lo <= value <= hi:
+        raise Malformed(f"{field}: {short_int(value)} is not in {lo}..{hi}")
+    return value
+
+
 def parse_rational(field: str, value: Any, max_digits: int) -> Fraction:
     """Return one exact rational string with at most `max_digits` digits (the shared rules). Raises Malformed.
 

@@ -10,7 +10,7 @@ second session on the same store), it is not proposed again: the inner proposer 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, Mapping
 
 from mathloop.domain import payload_sha
 from mathloop.propose.base import Context, Proposal, Proposer
@@ -40,5 +40,5 @@ class PublishedFirst(Proposer):
 
     def stats(self) -> dict[str, Any]:
         """Return the inner proposer's stats with the construction it was started from."""
-        inner = self.inner.stats() if hasattr(self.inner, "stats") else {}
-        return {**inner, "warm_start": self._credit()}
+        inner = self.inner.stats()
+        return {**(dict(inner) if isinstance(inner, Mapping) else {}), "warm_start": self._credit()}

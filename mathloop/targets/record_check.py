@@ -2,7 +2,7 @@
 
 Used by the tests (and bench_records) that hold every `certified` string of every records file to what the checker
 certifies today; on the command line each entry's `mathloop check` command re-certifies it. Each construction
-file is read as `mathloop check --candidate FILE` reads it (the target's `read_candidate_file`, else strict JSON)
+file is read as `mathloop check --candidate FILE` reads it (the target's `read_candidate_file`)
 and checked under the first of the target's shipped contracts whose limits admit it (e.g. a set in C7^⊠10 under
 shannon-capacity-c7-wide, not the n ≤ 6 contract).
 """
@@ -12,10 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
 
-from mathloop.bounded import MAX_CANDIDATE_BYTES, InputError, read_json
-from mathloop.targets.base import Malformed
+from mathloop.bounded import InputError
+from mathloop.targets.base import Malformed, Target
 from mathloop.targets.records import construction_file, outward, published_records
 
 
@@ -38,7 +37,7 @@ class Recertified:
     reasons: tuple[str, ...] = ()
 
 
-def recertify(target_class: type, file: str) -> Recertified:
+def recertify(target_class: type[Target], file: str) -> Recertified:
     """Return the checker's certified value for one construction file of the class's records."""
     from mathloop.targets import build_target, load_contract
 
@@ -54,7 +53,7 @@ def recertify(target_class: type, file: str) -> Recertified:
     for name in names:
         target = build_target(load_contract(name))
         try:
-            candidate = target.parse(_read(target, path))
+            candidate = target.parse(target.read_candidate_file(path))
         except (Malformed, InputError) as e:
             why.append(f"{name}: {e}")
             continue
@@ -66,11 +65,5 @@ def recertify(target_class: type, file: str) -> Recertified:
     return Recertified(file, "", None, "", tuple(why) or ("no contract of the target",))
 
 
-def _contract_names(target_class: type) -> list[str]:
-    files = getattr(target_class, "contract_files", ()) or ()
-    return [f.removesuffix(".toml") for f in files]
-
-
-def _read(target: Any, path: Path) -> Any:
-    reader = getattr(target, "read_candidate_file", None)
-    return reader(path) if reader is not None else read_json(path, MAX_CANDIDATE_BYTES, "--candidate")
+def _contract_names(target_class: type[Target]) -> list[str]:
+    return [f.removesuffix(".toml") for f in target_class.contract_files]

@@ -18,12 +18,15 @@ import tomllib
 from enum import Enum
 from fractions import Fraction
 from importlib import resources
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BeforeValidator, model_validator
 
 from mathloop.contract.fields import Table, Text, refuse, validated
 from mathloop.contract.model import ContractError
+
+if TYPE_CHECKING:
+    from mathloop.targets.base import Target
 
 RECORDS_FILE = "records.toml"
 DIGITS = 12  # the `certified` and mathloop `value` strings: rounded outward to 12 digits after the point
@@ -206,16 +209,21 @@ def parse(text: str, where: str) -> ConstantRecords:
     return validated(ConstantRecords, data, where)
 
 
-def published_records(target_class: type) -> ConstantRecords | None:
-    """Return the records of the constant a Target class bounds, or None when it declares none (`records_package`).
+def published_records(target_class: type[Target]) -> ConstantRecords | None:
+    """Return the records of the constant a Target class bounds (`Target.constant_records()`), or None.
 
     Raises:
         ContractError: the declared file is missing or invalid.
     """
-    package = getattr(target_class, "records_package", None)
-    return None if package is None else load(package, getattr(target_class, "records_file", RECORDS_FILE))
+    return target_class.constant_records()
 
 
-def construction_file(target_class: type, name: str) -> Any:
-    """Return the Traversable of a construction file named in the records (in the same data/ folder)."""
+def construction_file(target_class: type[Target], name: str) -> Any:
+    """Return the Traversable of a construction file named in the records (in the same data/ folder).
+
+    Raises:
+        ValueError: the class declares no records.
+    """
+    if target_class.records_package is None:
+        raise ValueError(f"{target_class.name} declares no records")
     return resources.files(target_class.records_package) / "data" / name

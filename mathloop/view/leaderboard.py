@@ -17,6 +17,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Sequence
 
+from mathloop.targets.base import Target
 from mathloop.targets.records import ConstantRecords, Direction, outward
 
 
@@ -126,9 +127,9 @@ def _kind(proposer: str) -> tuple[str, str]:
     return "session", f"mathloop session ({proposer})"
 
 
-def _shipped(cls: type, records: ConstantRecords) -> list[Entry]:
+def _shipped(cls: type[Target], records: ConstantRecords) -> list[Entry]:
     # the widest contract of the class (listed last) admits every stored construction, e.g. a set in C7^⊠10
-    contract = (getattr(cls, "contract_files", ()) or ("",))[-1].removesuffix(".toml")
+    contract = (cls.contract_files or ("",))[-1].removesuffix(".toml")
     from mathloop.targets.records import construction_file
 
     folder = cls.records_package.replace(".", "/") + "/data/"

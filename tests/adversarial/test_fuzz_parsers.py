@@ -33,15 +33,21 @@ from mathloop.propose.extract import NotJSON, extract_json
 from mathloop.propose.openai_proposer import OpenAIOptions, build_openai_proposer, check_base_url
 from mathloop.propose.redact import Redactor
 from mathloop.propose.replay import ReplayProposer
-from mathloop.targets import build_target
+from mathloop.targets import build_target, registered, target_class
 from mathloop.targets.base import Malformed
 from tests.adversarial.test_secret_never_leaks import KEY, leaked
 from tests.integration.cli import invoke
 
 from mathloop.lean.check import parse_messages
 
-CONTRACTS = ("levinson-conrey", "levinson", "pair-correlation", "pair-correlation-rh", "pair-correlation-rh-ceiling",
-             "critical-line-zeros")
+def _parser_contracts() -> tuple[str, ...]:
+    """Return the shipped contracts of mathloop's own targets that bound no table constant, from the registry (the
+    table constants' parsers: tests/adversarial/test_hostile_constants.py)."""
+    return tuple(f.removesuffix(".toml") for key, reg in sorted(registered().items()) if reg.own
+                 for f in target_class(key).contract_files if target_class(key).constant_records() is None)
+
+
+CONTRACTS = _parser_contracts()
 _HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much,
            HealthCheck.function_scoped_fixture]
 # A generous per-example deadline (the machine is shared; a slow example is not a bug, a hang is), and a

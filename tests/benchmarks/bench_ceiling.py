@@ -31,7 +31,7 @@ DEFAULT_CONFIGS = ("10,3,nomass", "10,3,1", "10,6,1", "20,6,1", "10,3,6", "10,6,
 
 def session(limit: float) -> None:
     from mathloop.targets import load_contract
-    from mathloop.search.loop import Session, SessionLimits
+    from mathloop.search.loop import Observer, Session, SessionLimits
     from mathloop.check.runner import ProcessRunner
     from mathloop.store.engine import make_engine
     from mathloop.store.repository import Repository
@@ -40,7 +40,7 @@ def session(limit: float) -> None:
     contract = load_contract("pair-correlation-rh-ceiling")
     t0 = time.monotonic()
 
-    class Show:
+    class Show(Observer):
         last = None
 
         def candidate(self, label, head, summary):

@@ -23,7 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from mathloop.propose.base import StopSession  # noqa: E402
+from mathloop.propose.base import Proposer, StopSession  # noqa: E402
+from mathloop.search.loop import Observer  # noqa: E402
 from mathloop.targets import build_target, load_contract  # noqa: E402
 
 
@@ -31,7 +32,7 @@ def load() -> str:
     return f"load {os.getloadavg()[0]:.2f}"
 
 
-class UntilHeight:
+class UntilHeight(Proposer):
     """The target's proposer, stopping the session once the head's certified height reaches `goal`."""
 
     def __init__(self, inner, goal: Fraction) -> None:
@@ -50,16 +51,12 @@ class UntilHeight:
             self.seconds += time.perf_counter() - t0
             self.cpu += time.thread_time() - c0
 
-    def stats(self):
-        return None
-
     def use_child(self, child) -> None:
         """Hand the loop's proposer child on (the inner proposer then proposes each next round ahead)."""
-        if hasattr(self.inner, "use_child"):
-            self.inner.use_child(child)
+        self.inner.use_child(child)
 
 
-class Watch:
+class Watch(Observer):
     """Observer: the height over time, and the memory when the height passes each decade."""
 
     def __init__(self, procs) -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from mathloop.targets import load_contract
 from mathloop.domain import Label
-from mathloop.propose.base import Proposal
+from mathloop.propose.base import Proposal, Proposer
 from mathloop.check.bracket import bracket, guard
 from mathloop.search.loop import Session, SessionLimits
 from mathloop.check.runner import InProcessRunner
@@ -17,7 +17,7 @@ PRIMAL_SEED = F(101248, 149997)  # pair-correlation-rh's certified seed, ~0.6750
 CEILING_SEED = F(759, 1000)
 
 
-class Scripted:
+class Scripted(Proposer):
     name = "scripted"
 
     def __init__(self, payloads):

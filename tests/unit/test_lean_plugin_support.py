@@ -50,8 +50,9 @@ def toyplug(tmp_path, monkeypatch):
         from fractions import Fraction
         from mathloop.lean.render import Claim, Definition, frac, render
         from mathloop.lean.support_modules import class_modules, package_modules, select
+        from mathloop.targets.base import LeanRendering
 
-        class Toy:
+        class Toy(LeanRendering):  # the Lean rendering capability alone
             name = "toy"
 
             def __init__(self, contract):

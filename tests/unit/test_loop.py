@@ -6,13 +6,13 @@ from fractions import Fraction
 from sqlmodel import Session as DBSession, select
 
 from mathloop.domain import Label
-from mathloop.propose.base import Context, Proposal
+from mathloop.propose.base import Context, Proposal, Proposer
 from mathloop.search.loop import Session, SessionLimits
 from mathloop.check.runner import InProcessRunner
 from mathloop.store.models import CandidateRow
 
 
-class Scripted:
+class Scripted(Proposer):
     """Proposes the given payloads in order and remembers every context it saw."""
 
     name = "scripted"

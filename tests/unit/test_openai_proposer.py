@@ -25,6 +25,7 @@ from mathloop.propose.base import Context, Head, Proposal, Rejection, StopSessio
 from mathloop.propose.extract import NotJSON, extract_json
 from mathloop.propose.openai_proposer import OpenAIOptions, build_openai_proposer
 from mathloop.propose.schemas import candidate_schema
+from mathloop.targets.base import ProposalForms
 from mathloop.targets.levinson_conrey.schema import Limits, spec
 
 SECRET = "sk-test-0123456789-very-secret-key"
@@ -139,8 +140,9 @@ def stub_contract() -> Contract:
     )
 
 
-class StubTarget:
-    """Only what the proposer uses: the candidate schema, and polish (for openai+local)."""
+class StubTarget(ProposalForms):
+    """Only what the proposer uses (the ProposalForms capability): the candidate schema, and polish (for
+    openai+local); the forms are the capability's defaults."""
 
     def __init__(self, polish: Callable[[Any, int], Any] | None = None) -> None:
         self._polish = polish

@@ -10,7 +10,7 @@ import pytest
 
 from mathloop.check.runner import InProcessRunner
 from mathloop.domain import payload_sha
-from mathloop.propose.base import Context, Proposal
+from mathloop.propose.base import Context, Proposal, Proposer
 from mathloop.targets.published_start import PublishedFirst
 from mathloop.search.loop import Session, SessionLimits
 from mathloop.store.engine import make_engine
@@ -20,7 +20,7 @@ from mathloop.targets.base import PublishedStart
 from tests.support.contracts import shipped
 
 
-class Inner:
+class Inner(Proposer):
     name = "local"
 
     def __init__(self) -> None:

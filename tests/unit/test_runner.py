@@ -152,10 +152,10 @@ def test_exceptions_that_cross_the_checker_pipe_unpickle_whole():
 @pytest.mark.slow  # > 2 s: the default tier stays under 3 minutes
 def test_a_check_cut_by_the_session_time_limit_is_interrupted_not_an_error_of_the_candidate(toy_contract, repo):
     from mathloop.check.checker import Checker
-    from mathloop.propose.base import Proposal
+    from mathloop.propose.base import Proposal, Proposer
     from mathloop.search.loop import Session, SessionLimits
 
-    class One:
+    class One(Proposer):
         name = "one"
 
         def __init__(self):

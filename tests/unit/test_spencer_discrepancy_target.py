@@ -123,7 +123,7 @@ def test_one_flipped_sign_changes_the_certified_value(sd):
 
 def test_beyond_the_record_a_disagreeing_second_path_is_a_crash(sd, monkeypatch):
     payload = {"matrix": [["1", "1"], ["1", "-1"]]}
-    monkeypatch.setattr(target_mod.SpencerDiscrepancy, "_beyond_record", lambda self, r: True)
+    monkeypatch.setattr(target_mod.SpencerDiscrepancy, "beyond_record", lambda self, r: True)
     assert check(sd, payload).timings.get("second_path") is not None
     monkeypatch.setattr(disc, "discrepancy_gray", lambda B: 99)
     with pytest.raises(CheckerCrash, match="disagree"):

@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 from mathloop.contract.model import Contract
 from mathloop.domain import Evidence
-from mathloop.lean.render import Claim, Definition, RenderedCommit, RenderError, frac, frac_list, nat, render
+from mathloop.lean.render import Claim, Definition, RenderedCommit, RenderError, frac, frac_list, nat, nat_list, render
 from mathloop.lean.support_modules import package_modules, select
 from mathloop.targets.feng_przz.certificate import candidate_of, verify_certificate
 
@@ -34,13 +34,6 @@ GIVEN = ("That c = sum of w e^x over the stated terms is the main term of the mo
 NOT_PROVED = ("The exponential and transcendental part: nothing about zeta, log or exp is proved; the terms "
               "(w, x) are data, not derived from P, Q, R and theta in Lean; hence High <= S => kappa >= k0 rests "
               "on the statements above.")
-
-
-def _nat_list(ns: list[int]) -> str:
-    out = "List.nil"
-    for n in reversed(ns):
-        out = f"(List.cons {nat(n)} {out})"
-    return out
 
 
 def _poly_list(ps: list[tuple[Fraction, ...]]) -> str:
@@ -92,7 +85,7 @@ def render_commit(contract: Contract, commit_hash: str, evidence: Evidence, thet
         Definition("k0", F, frac(k0), "k0, the certified lower bound for kappa."),
         Definition("W", L, frac_list([Fraction(t["w"]) for t in terms]), "The weights w of c = sum of w e^x."),
         Definition("X", L, frac_list([Fraction(t["x"]) for t in terms]), "The exponents x of c = sum of w e^x."),
-        Definition("N", "List Nat", _nat_list([int(t["n"]) for t in terms]), "The Taylor order of each term."),
+        Definition("N", "List Nat", nat_list([int(t["n"]) for t in terms]), "The Taylor order of each term."),
         Definition("n2", "Nat", nat(int(cert["rhs"]["n"])), "The Taylor order of e^(R(1 - k0))."),
     ]
     return render(target=contract.target, contract_name=contract.name, contract_sha=contract.sha256,

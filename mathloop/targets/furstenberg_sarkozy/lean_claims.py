@@ -13,7 +13,8 @@ from typing import Any
 
 from mathloop.contract.model import Contract
 from mathloop.domain import Evidence
-from mathloop.lean.render import Claim, Definition, RenderedCommit, RenderError, frac, nat, render
+from mathloop.lean.render import Claim, Definition, RenderedCommit, RenderError, frac, nat, nat_list
+from mathloop.targets.table_constant import LeanStatement
 
 SUPPORT = ("Mathloop.Exact", "Mathloop.SquareDifference")
 # The kernel walks x < m against all ordered pairs of residues: m·|R|² steps. Larger sets are not rendered.
@@ -25,6 +26,7 @@ GIVEN = ("Ruzsa's construction (1984): for squarefree m and R as checked, the nu
          "positions lie in R (others free) have no square difference, so r(N) >= c N^((1 + log|R|/log m)/2) and "
          "C4b >= (1 + log|R|/log m)/2.")
 NOT_PROVED = "Ruzsa's construction itself, and that the Lean functions encode the stated conditions."
+STATEMENT = LeanStatement(PROVES, GIVEN, NOT_PROVED, SUPPORT, __package__, "C4b")
 CLAIMS = (
     Claim("residues", "Every residue is below m and no residue repeats.", "band (sdBelow m R) (sdDistinct R)"),
     Claim("size_of_R", "R has size entries.", "Nat.beq (sdLength R) size"),
@@ -33,13 +35,6 @@ CLAIMS = (
     Claim("exponent_bound", "m^p <= size^q: p/q <= log size / log m, hence C4b >= r = (1 + p/q)/2.",
           "Nat.ble (sdPow m p) (sdPow size q)"),
 )
-
-
-def _list(values: list[int]) -> str:
-    out = "List.nil"
-    for v in reversed(values):
-        out = f"(List.cons {nat(v)} {out})"
-    return out
 
 
 def lean_parts(evidence: Evidence) -> tuple[list[Definition], tuple[Claim, ...], Fraction] | None:
@@ -61,7 +56,7 @@ def lean_parts(evidence: Evidence) -> tuple[list[Definition], tuple[Claim, ...],
         raise RenderError("certificate: r, m or size does not match the state (a checker bug)")
     defs = [
         Definition("m", "Nat", nat(m), "The modulus."),
-        Definition("R", "List Nat", _list(R), "The residues mod m."),
+        Definition("R", "List Nat", nat_list(R), "The residues mod m."),
         Definition("size", "Nat", nat(len(R)), "The number of residues."),
         Definition("p", "Nat", nat(p), "Numerator of the rational p/q <= log size / log m."),
         Definition("q", "Nat", nat(q), "Denominator of the rational p/q <= log size / log m."),
@@ -82,9 +77,4 @@ def render_commit(contract: Contract, commit_hash: str, evidence: Evidence) -> R
     state: Any = evidence.state
     if int(state["modulus"]) * len(state["residues"]) ** 2 > LEAN_MAX_STEPS:
         return None
-    from mathloop.lean.support_modules import package_modules, select
-
-    defs, claims, r = parts
-    return render(target=contract.target, contract_name=contract.name, contract_sha=contract.sha256,
-                  commit_hash=commit_hash, proves=PROVES, given=GIVEN, not_proved=NOT_PROVED, defs=defs,
-                  claims=claims, support=select(SUPPORT, package_modules(__package__)), bounds={"C4b": ("r", r)})
+    return STATEMENT.render(contract, commit_hash, *parts)

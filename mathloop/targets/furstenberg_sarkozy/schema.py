@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mathloop.targets.base import Malformed
-from mathloop.targets.payload import exact_keys, short_int
+from mathloop.targets.payload import bounded_int, exact_keys
 from mathloop.targets.payload_text import check_size, load_payload
 
 KEYS = ("modulus", "residues")
@@ -46,14 +46,6 @@ class Candidate:
         return {"modulus": self.modulus, "residues": sorted(self.residues)}
 
 
-def _int(field: str, value: Any, lo: int, hi: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise Malformed(f"{field}: must be an integer in {lo}..{hi}, got {type(value).__name__}")
-    if not lo <= value <= hi:
-        raise Malformed(f"{field}: {short_int(value)} is not in {lo}..{hi}")
-    return value
-
-
 def parse_payload(payload: Any, limits: Limits) -> Candidate:
     """Return the Candidate for a JSON value (or its JSON text).
 
@@ -62,7 +54,7 @@ def parse_payload(payload: Any, limits: Limits) -> Candidate:
     """
     payload = load_payload(payload, limits.max_payload_bytes)
     exact_keys(payload, KEYS)
-    m = _int("modulus", payload["modulus"], 2, limits.max_modulus)
+    m = bounded_int("modulus", payload["modulus"], 2, limits.max_modulus)
     raw = payload["residues"]
     if not isinstance(raw, list) or not raw:
         raise Malformed("residues: must be a non-empty list of integers in 0..modulus-1")
@@ -70,7 +62,7 @@ def parse_payload(payload: Any, limits: Limits) -> Candidate:
         raise Malformed(f"residues: {len(raw)} residues, more than the limit {limits.max_residues}")
     seen: dict[int, int] = {}
     for i, v in enumerate(raw):
-        r = _int(f"residues[{i}]", v, 0, m - 1)
+        r = bounded_int(f"residues[{i}]", v, 0, m - 1)
         if r in seen:
             raise Malformed(f"residues[{i}]: {r} is listed twice (also residues[{seen[r]}])")
         seen[r] = i

@@ -5,18 +5,18 @@ from __future__ import annotations
 
 import time
 from fractions import Fraction
-from pathlib import Path
 from typing import Annotated, Any, ClassVar, Mapping
 
-from mathloop.contract.fields import Table, int_in, validated
+from mathloop.contract.fields import Table, int_in
 from mathloop.contract.model import Contract
 from mathloop.contract.rules import Floor, Required
-from mathloop.domain import Direction, Evidence, Kind, Trust, Verdict, decimal_str, fraction_str
+from mathloop.domain import Direction, Evidence, Kind, Trust, Verdict, fraction_str
 from mathloop.propose.base import Proposer
-from mathloop.targets.base import CheckerCrash, Target
+from mathloop.targets.base import CheckerCrash
 from mathloop.targets.evidence import Outcome, assemble
 from mathloop.targets.furstenberg_sarkozy import residues as res
 from mathloop.targets.furstenberg_sarkozy.schema import Candidate, Limits, parse_payload, schema
+from mathloop.targets.table_constant import PayloadRules, TableConstant, contract_tables
 
 BOUND = "C4b"
 CONSTRUCTION = "ruzsa-construction"
@@ -33,14 +33,16 @@ class _Limits(Table):
     max_payload_bytes: Annotated[int, int_in(64, 10_000_000)] = None
 
 
-class FurstenbergSarkozy(Target):
+class FurstenbergSarkozy(TableConstant):
     """Lower bounds on the Furstenberg–Sárközy exponent C4b from one residue set (see residues.py)."""
 
     name: ClassVar[str] = "furstenberg-sarkozy"
     contract_files: ClassVar[tuple[str, ...]] = ("furstenberg-sarkozy.toml",)  # in obligations/
     records_package: ClassVar[str | None] = "mathloop.targets.furstenberg_sarkozy"
     lean_modules: ClassVar[tuple[str, ...]] = ("Mathloop.SquareDifference",)  # in lean/Mathloop/
-    decides_by_goal: ClassVar[bool] = True
+    bound_name: ClassVar[str] = BOUND
+    symbol: ClassVar[str] = BOUND
+    rules: ClassVar[PayloadRules] = PayloadRules(parse_payload, schema, file_floor=1_000_000)
     version: ClassVar[str] = "1"
     checks: ClassVar[Mapping[str, Trust]] = {INPUT: Trust.EXACT, SQUAREFREE: Trust.EXACT, DIFFERENCES: Trust.EXACT,
                                              EXPONENT: Trust.EXACT}
@@ -54,24 +56,13 @@ class FurstenbergSarkozy(Target):
     limit_floors: ClassVar[tuple[Floor, ...]] = (
         Floor(f"bounds.{BOUND}.class_maximum", Fraction(1), at_most=True, why="trivially r(N) ≤ N: C4b ≤ 1"),)
 
-    def __init__(self, contract: Contract) -> None:
-        super().__init__(contract)
-        self.max_q, self.limits = _settings(contract)
-
-    @classmethod
-    def validate_contract(cls, contract: Contract) -> None:
-        """Raise ContractError unless obligations, parameters, limits and the seed are valid."""
-        super().validate_contract(contract)
-        _settings(contract)
-        cls.parsed_seed(contract)
-
-    def parse(self, payload: Any) -> Candidate:
-        """Return the typed candidate. Raises Malformed("<field>: reason")."""
-        return parse_payload(payload, self.limits)
-
-    def candidate_schema(self) -> dict[str, Any]:
-        """Return the schema of {"modulus": m, "residues": [...]}."""
-        return schema(self.limits)
+    def configure(self, contract: Contract) -> None:
+        """Read the largest denominator q of the exponent's rational bound and the limits of a {"modulus": m,
+        "residues": [...]} payload. Raises ContractError."""
+        p, lim = contract_tables(contract, _Parameters, _Limits)
+        self.max_q = p.max_denominator
+        self.limits = Limits(max_modulus=lim.max_modulus, max_residues=lim.max_residues,
+                             max_payload_bytes=lim.max_payload_bytes)
 
     def check(self, parent_state: Mapping[str, Any] | None, candidate: Candidate) -> Evidence:
         """Return the evidence for `candidate` (a full replacement state; the parent is not needed)."""
@@ -92,37 +83,17 @@ class FurstenbergSarkozy(Target):
             t1 = time.perf_counter()
             r = res.certified_exponent(m, len(R), self.max_q)
             timings["exponent"] = time.perf_counter() - t1
-            if self._beyond_record(r):  # a new record: a plain second pass over the pairs must agree
+            if self.beyond_record(r):  # a new record: a plain second pass over the pairs must agree
                 if res.square_differences(m, R)[0] != 0:
                     raise CheckerCrash("the two square-difference checks disagree (a checker bug)")
             bounds[BOUND] = r
             artifacts["certificate"] = {"r": fraction_str(r), **res.exponent_certificate(m, len(R), r)}
-            outcomes[EXPONENT] = self._bound_outcome(r)
+            outcomes[EXPONENT] = self.goal_outcome(r, 10)
         else:
             outcomes[EXPONENT] = Outcome(Verdict.UNKNOWN, Trust.EXACT, ("the residue set does not qualify",))
         return assemble(self.contract, checker=self.name, version=self.version, outcomes=outcomes, bounds=bounds,
                         state=candidate.payload(), artifacts=artifacts,
                         precision={"arithmetic": "exact integers", "max_q": self.max_q}, timings=timings)
-
-    def _bound_outcome(self, r: Fraction) -> Outcome:
-        goal = self.contract.bound_spec(BOUND).goal
-        if goal is None or r >= goal:
-            return Outcome(Verdict.PROVED, Trust.EXACT)
-        return Outcome(Verdict.UNKNOWN, Trust.EXACT, (f"certified C4b ≥ {decimal_str(r, 10)} is below the goal "
-                                                      f"{decimal_str(goal, 10)}",))
-
-    def _beyond_record(self, r: Fraction) -> bool:
-        return r > max(Fraction(p.certified) for p in self.constant_records().published if p.certified)
-
-    def read_candidate_file(self, path: Path) -> Any:
-        """Return the strict JSON of a candidate file of at most the contract's payload limit (or 1 MB).
-
-        Raises:
-            InputError: unreadable, too large, not UTF-8 or not strict JSON (naming the file).
-        """
-        from mathloop.bounded import read_json
-
-        return read_json(path, max(1_000_000, self.limits.max_payload_bytes), "--candidate")
 
     def local_proposer(self, seed: int) -> Proposer:
         """Return the embedded search over moduli and residue sets (see proposer.py)."""
@@ -136,12 +107,9 @@ class FurstenbergSarkozy(Target):
 
         return render_commit(self.contract, commit_hash, evidence)
 
-    def state_summary(self, state: Mapping[str, Any]) -> str:
+    def describe(self, state: Mapping[str, Any]) -> str:
         """Return e.g. "12 residues mod 205"."""
-        try:
-            return f"{len(state['residues'])} residues mod {state['modulus']}"
-        except (KeyError, TypeError):
-            return super().state_summary(state)
+        return f"{len(state['residues'])} residues mod {state['modulus']}"
 
 
 def _square_differences(m: int, R: list[int]) -> tuple[int, list[tuple[int, int]]]:
@@ -162,10 +130,3 @@ def _square_differences(m: int, R: list[int]) -> tuple[int, list[tuple[int, int]
             pairs.append((int(r[start + i]), int(r[j])))
     return bad, pairs
 
-
-def _settings(contract: Contract) -> tuple[int, Limits]:
-    """Return (the largest denominator q of the exponent's rational bound, limits). Raises ContractError."""
-    p = validated(_Parameters, dict(contract.parameters), contract.path, "parameters")
-    lim = validated(_Limits, dict(contract.target_limits), contract.path, "limits")
-    return p.max_denominator, Limits(max_modulus=lim.max_modulus, max_residues=lim.max_residues,
-                                     max_payload_bytes=lim.max_payload_bytes)

@@ -351,7 +351,7 @@ class CeilingProposer(Proposer):
             if got is None:
                 continue
             c, _, how = got
-            payload = as_knots(c).payload() if getattr(self.target, "knot_form", False) else c.payload()
+            payload = as_knots(c).payload() if self.target.knot_form else c.payload()
             if (roof is None or c.ceiling <= roof) and payload_sha(payload) not in ctx.seen:
                 meta = {"h": fraction_str(c.h), "A": fraction_str(c.A), "masses_up_to": Aw,
                         "lp_tail": None if tail is None else tail.describe() if isinstance(tail, lp_warm.Graded)

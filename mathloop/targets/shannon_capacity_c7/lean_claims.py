@@ -13,7 +13,8 @@ from typing import Any
 
 from mathloop.contract.model import Contract
 from mathloop.domain import Evidence
-from mathloop.lean.render import Claim, Definition, RenderedCommit, RenderError, frac, nat, render
+from mathloop.lean.render import Claim, Definition, RenderedCommit, RenderError, nat, nat_list
+from mathloop.targets.table_constant import LeanStatement, bound_definitions
 from mathloop.targets.shannon_capacity_c7.graph import Q, encode
 
 SUPPORT = ("Mathloop.Exact", "Mathloop.ShannonC7")  # shared Exact, then its library module
@@ -31,6 +32,7 @@ GIVEN = ("The definition Theta(G) = sup_n alpha(G^n)^(1/n) over strong powers (S
 NOT_PROVED = ("That the Lean functions encode adjacency in the strong product (their definitions follow "
               "Mathloop.ShannonC7's comment; the step from the Bool check to the graph statement is not "
               "formalised here), and nothing about Theta(C7) beyond this lower bound.")
+STATEMENT = LeanStatement(PROVES, GIVEN, NOT_PROVED, SUPPORT, __package__, "capacity")
 CLAIMS = (
     Claim("codes", "Every entry of S is below 7^n: the code of a vertex of C7^n.", "c7Codes n S"),
     Claim("independent", "No two entries of S (at different positions) are close: S is an independent set of "
@@ -46,13 +48,6 @@ def support_module_text() -> str:
     from mathloop.lean.support_modules import library_modules
 
     return library_modules()["Mathloop.ShannonC7"]
-
-
-def _codes_term(codes: list[int]) -> str:
-    out = "List.nil"
-    for c in reversed(codes):
-        out = f"(List.cons {nat(c)} {out})"
-    return out
 
 
 def lean_parts(evidence: Evidence) -> tuple[list[Definition], tuple[Claim, ...], Fraction] | None:
@@ -77,19 +72,16 @@ def lean_parts(evidence: Evidence) -> tuple[list[Definition], tuple[Claim, ...],
         raise RenderError("certificate: r^n > |S| (a checker bug)")
     defs = [
         Definition("n", "Nat", nat(n), "The power: S is a set of vertices of the strong power C7^n."),
-        Definition("S", "List Nat", _codes_term(codes), "The vertices of S, as base-7 codes (first coordinate "
+        Definition("S", "List Nat", nat_list(codes), "The vertices of S, as base-7 codes (first coordinate "
                                                          "most significant)."),
         Definition("size", "Nat", nat(size), "The size of S."),
-        Definition("p", "Nat", nat(r.numerator), "Numerator of the certified bound r."),
-        Definition("q", "Nat", nat(r.denominator), "Denominator of the certified bound r."),
-        Definition("r", "Frac", frac(r), "The certified lower bound: Theta(C7) >= r = p/q."),
+        *bound_definitions(r, "The certified lower bound: Theta(C7) >= r = p/q."),
     ]
     return defs, CLAIMS, r
 
 
 def render_commit(contract: Contract, commit_hash: str, evidence: Evidence) -> RenderedCommit | None:
-    """Return the commit's Lean rendering, or None without a certified bound (or without a Lean layer that
-    loads package support modules, i.e. before `mathloop.lean.support_modules` exists).
+    """Return the commit's Lean rendering, or None without a certified bound or above LEAN_MAX_N.
 
     Raises:
         RenderError: the evidence is malformed or inconsistent.
@@ -97,11 +89,4 @@ def render_commit(contract: Contract, commit_hash: str, evidence: Evidence) -> R
     parts = lean_parts(evidence)
     if parts is None or int(evidence.state["n"]) > LEAN_MAX_N:
         return None
-    try:
-        from mathloop.lean.support_modules import package_modules, select
-    except ImportError:  # the Lean layer of issue 19 reads a target's own support modules; before it, none
-        return None
-    defs, claims, r = parts
-    return render(target=contract.target, contract_name=contract.name, contract_sha=contract.sha256,
-                  commit_hash=commit_hash, proves=PROVES, given=GIVEN, not_proved=NOT_PROVED, defs=defs,
-                  claims=claims, support=select(SUPPORT, package_modules(__package__)), bounds={"capacity": ("r", r)})
+    return STATEMENT.render(contract, commit_hash, *parts)

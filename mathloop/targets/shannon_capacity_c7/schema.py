@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mathloop.targets.base import Malformed
-from mathloop.targets.payload import exact_keys, short_int
+from mathloop.targets.payload import bounded_int, exact_keys
 from mathloop.targets.payload_text import check_size, load_payload
 from mathloop.targets.shannon_capacity_c7.graph import Q
 
@@ -48,14 +48,6 @@ class Candidate:
         return {"n": self.n, "vertices": [list(v) for v in sorted(self.vertices)]}
 
 
-def _int(field: str, value: Any, lo: int, hi: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise Malformed(f"{field}: must be an integer in {lo}..{hi}, got {type(value).__name__}")
-    if not lo <= value <= hi:
-        raise Malformed(f"{field}: {short_int(value)} is not in {lo}..{hi}")
-    return value
-
-
 def parse_payload(payload: Any, limits: Limits) -> Candidate:
     """Return the Candidate for a JSON value (or its JSON text).
 
@@ -64,7 +56,7 @@ def parse_payload(payload: Any, limits: Limits) -> Candidate:
     """
     payload = load_payload(payload, limits.max_payload_bytes)
     exact_keys(payload, KEYS)
-    n = _int("n", payload["n"], 1, limits.max_n)
+    n = bounded_int("n", payload["n"], 1, limits.max_n)
     raw = payload["vertices"]
     if not isinstance(raw, list):
         raise Malformed("vertices: must be a list of vertices (lists of n integers in 0..6)")
@@ -76,7 +68,7 @@ def parse_payload(payload: Any, limits: Limits) -> Candidate:
     for i, v in enumerate(raw):
         if not isinstance(v, list) or len(v) != n:
             raise Malformed(f"vertices[{i}]: must be a list of n = {n} integers in 0..6")
-        vertices.append(tuple(_int(f"vertices[{i}][{c}]", x, 0, Q - 1) for c, x in enumerate(v)))
+        vertices.append(tuple(bounded_int(f"vertices[{i}][{c}]", x, 0, Q - 1) for c, x in enumerate(v)))
     cand = Candidate(n, tuple(vertices))
     check_size(cand.payload(), limits.max_payload_bytes)
     return cand

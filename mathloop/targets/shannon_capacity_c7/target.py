@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import time
 from fractions import Fraction
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Mapping
 
 
 from mathloop.contract.model import Contract, ContractError
 from mathloop.contract.rules import Floor, Required
-from mathloop.domain import Direction, Evidence, Kind, Trust, Verdict, decimal_str, fraction_str
+from mathloop.domain import Direction, Evidence, Kind, Trust, Verdict, fraction_str
 from mathloop.propose.base import Proposer
-from mathloop.targets.base import CheckerCrash, Target
+from mathloop.targets.base import CheckerCrash
 from mathloop.targets.evidence import Outcome, assemble
 from mathloop.targets.shannon_capacity_c7 import graph, published
+from mathloop.targets.shannon_capacity_c7.formats import MAX_FILE_BYTES, read_candidate
 from mathloop.targets.shannon_capacity_c7.schema import Candidate, Limits, parse_payload, schema
+from mathloop.targets.table_constant import PayloadRules, TableConstant
 
 if TYPE_CHECKING:
     from mathloop.targets.form import ProposalForm
@@ -30,12 +31,17 @@ PAIRWISE_UP_TO = 2000  # up to this many vertices the m×m pairwise check (graph
 SECOND_PATH_PLAIN = 5_000_000  # |S|·3^n up to which the second path is graph.independent_plain (pure Python)
 
 
-class ShannonCapacityC7(Target):
+class ShannonCapacityC7(TableConstant):
     """Checks independent sets of C7^⊠n; the bound is the grid-rounded |S|^{1/n}."""
 
     name: ClassVar[str] = "shannon-capacity-c7"
     definition_only: ClassVar[bool] = True  # Θ(C7) ≥ α(C7^⊠n)^{1/n} by Θ's definition: no theorem taken as given
-    decides_by_goal: ClassVar[bool] = True  # its bound obligation is UNKNOWN short of the contract's goal
+    bound_name: ClassVar[str] = BOUND
+    symbol: ClassVar[str] = "Θ(C7)"
+    rules: ClassVar[PayloadRules] = PayloadRules(parse_payload, schema, read_candidate, MAX_FILE_BYTES)
+    candidate_file_note: ClassVar[str] = ("The checker also reads a JSON list of vertices, or a text file with one "
+                                          "vertex per line (coordinates separated by spaces or commas, or one word "
+                                          "of n digits).")
     # in obligations/: powers up to 6 (the first lineage) and up to 10 (the 2026 record's C7^⊠10, a second lineage)
     contract_files: ClassVar[tuple[str, ...]] = ("shannon-capacity-c7.toml", "shannon-capacity-c7-wide.toml")
     records_package: ClassVar[str | None] = published.PACKAGE  # data/records.toml: constant 9a's published records
@@ -53,24 +59,9 @@ class ShannonCapacityC7(Target):
         Floor("limits.max_n", Fraction(MAX_N), at_most=True, why="the independence checks are sized for n ≤ 10"),
     )
 
-    def __init__(self, contract: Contract) -> None:
-        super().__init__(contract)
+    def configure(self, contract: Contract) -> None:
+        """Read the grid digits and the limits of a {"n": int, "vertices": [[int, ...], ...]} payload."""
         self.digits, self.limits = _settings(contract)
-
-    @classmethod
-    def validate_contract(cls, contract: Contract) -> None:
-        """Raise ContractError unless obligations, parameters, limits and the seed are valid."""
-        super().validate_contract(contract)
-        _settings(contract)
-        cls.parsed_seed(contract)
-
-    def parse(self, payload: Any) -> Candidate:
-        """Return the typed candidate. Raises Malformed("<field>: reason")."""
-        return parse_payload(payload, self.limits)
-
-    def candidate_schema(self) -> dict[str, Any]:
-        """Return the schema of {"n": int, "vertices": [[int, ...], ...]}."""
-        return schema(self.limits)
 
     def check(self, parent_state: Mapping[str, Any] | None, candidate: Candidate) -> Evidence:
         """Return the evidence for `candidate` (a full replacement state; the parent is not needed)."""
@@ -105,33 +96,16 @@ class ShannonCapacityC7(Target):
             bounds[BOUND] = r
             artifacts["certificate"] = {"n": n, "size": size, "r": fraction_str(r), "grid_digits": self.digits,
                                         **graph.root_certificate(size, n, r)}
-            outcomes[CAPACITY] = self._bound_outcome(r)
+            outcomes[CAPACITY] = self.goal_outcome(r, self.digits)
         return assemble(self.contract, checker=self.name, version=self.version, outcomes=outcomes, bounds=bounds,
                         state=candidate.payload(), artifacts=artifacts,
                         precision={"arithmetic": "exact integers", "grid": f"10^-{self.digits}"}, timings=timings)
-
-    def _bound_outcome(self, r: Fraction) -> Outcome:
-        goal = self.contract.bound_spec(BOUND).goal
-        if goal is None or r >= goal:
-            return Outcome(Verdict.PROVED, Trust.EXACT)
-        return Outcome(Verdict.UNKNOWN, Trust.EXACT, (f"certified Θ(C7) ≥ {decimal_str(r, self.digits)} is below "
-                                                      f"the goal {decimal_str(goal, self.digits)}",))
 
     def proposal_form(self) -> "ProposalForm":
         """Return the code + words form (every reply maps to an independent set of C7^⊠5; see form.py)."""
         from mathloop.targets.shannon_capacity_c7.form import CodeForm
 
         return CodeForm(self.limits.max_n, self.parse).form()
-
-    def read_candidate_file(self, path: Path) -> Any:
-        """Return the payload of a candidate file in any published format (see formats.py).
-
-        Raises:
-            InputError: unreadable file or a line that is not a vertex.
-        """
-        from mathloop.targets.shannon_capacity_c7.formats import MAX_FILE_BYTES, read_candidate
-
-        return read_candidate(path, max(MAX_FILE_BYTES, self.limits.max_payload_bytes))
 
     def local_proposer(self, seed: int) -> Proposer:
         """Return the embedded local search over independent sets (see proposer.py)."""
@@ -151,12 +125,9 @@ class ShannonCapacityC7(Target):
 
         return render_commit(self.contract, commit_hash, evidence)
 
-    def state_summary(self, state: Mapping[str, Any]) -> str:
+    def describe(self, state: Mapping[str, Any]) -> str:
         """Return e.g. "367 vertices in C7^⊠5"."""
-        try:
-            return f"{len(state['vertices'])} vertices in C7^⊠{state['n']}"
-        except (KeyError, TypeError):
-            return super().state_summary(state)
+        return f"{len(state['vertices'])} vertices in C7^⊠{state['n']}"
 
 
 def _second_path_independent(candidate: Candidate, vertices: Any) -> bool:

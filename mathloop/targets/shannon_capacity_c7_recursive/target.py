@@ -10,10 +10,9 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 from fractions import Fraction
-from pathlib import Path
 from typing import Annotated, Any, ClassVar
 
-from mathloop.contract.fields import Table, int_in, validated
+from mathloop.contract.fields import Table, int_in
 from mathloop.contract.model import Contract
 from mathloop.contract.rules import Floor, Required
 from mathloop.domain import (
@@ -26,11 +25,12 @@ from mathloop.domain import (
     fraction_str,
 )
 from mathloop.propose.base import Proposer
-from mathloop.targets.base import CheckerCrash, Target
+from mathloop.targets.base import CheckerCrash
 from mathloop.targets.evidence import Outcome, assemble
 from mathloop.targets.shannon_capacity_c7 import graph
 from mathloop.targets.shannon_capacity_c7.published import PACKAGE
 from mathloop.targets.shannon_capacity_c7_recursive import recursion
+from mathloop.targets.table_constant import PayloadRules, TableConstant, contract_tables
 from mathloop.targets.shannon_capacity_c7_recursive.schema import (
     Construction,
     Limits,
@@ -53,13 +53,15 @@ class _Limits(Table):
     max_payload_bytes: Annotated[int, int_in(64, 10_000_000)] = None
 
 
-class ShannonCapacityC7Recursive(Target):
+class ShannonCapacityC7Recursive(TableConstant):
     """Checks recursive constructions of independent sets in strong powers of C7 (see recursion.py)."""
 
     name: ClassVar[str] = "shannon-capacity-c7-recursive"
     contract_files: ClassVar[tuple[str, ...]] = ("shannon-capacity-c7-recursive.toml",)  # in obligations/
     records_package: ClassVar[str | None] = PACKAGE  # constant 9a's records, shared with shannon-capacity-c7
-    decides_by_goal: ClassVar[bool] = True
+    bound_name: ClassVar[str] = BOUND
+    symbol: ClassVar[str] = "Θ(C7)"
+    rules: ClassVar[PayloadRules] = PayloadRules(parse_payload, schema)
     version: ClassVar[str] = "1"
     checks: ClassVar[Mapping[str, Trust]] = {INPUT: Trust.EXACT, GADGETS: Trust.EXACT, COMBINATORS: Trust.EXACT,
                                              COUNTS: Trust.EXACT, CAPACITY: Trust.EXACT}
@@ -75,26 +77,17 @@ class ShannonCapacityC7Recursive(Target):
         Floor(f"bounds.{BOUND}.class_maximum", THETA_CEILING, at_most=True,
               why="Lovász (1979): Θ(C7) ≤ ϑ(C7) = 7cos(π/7)/(1 + cos(π/7)) < 3.3177"),)
 
-    def __init__(self, contract: Contract) -> None:
-        super().__init__(contract)
-        self.digits, self.limits = _settings(contract)
-
-    @classmethod
-    def validate_contract(cls, contract: Contract) -> None:
-        """Raise ContractError unless obligations, parameters, limits and the seed are valid."""
-        super().validate_contract(contract)
-        _settings(contract)
-        cls.parsed_seed(contract)
+    def configure(self, contract: Contract) -> None:
+        """Read the grid digits and the limits of a construction. Raises ContractError."""
+        p, lim = contract_tables(contract, _Parameters, _Limits)
+        self.digits = p.grid_digits
+        self.limits = Limits(max_payload_bytes=lim.max_payload_bytes, max_dimension=lim.max_dimension)
 
     def parse(self, payload: Any) -> Construction:
-        """Return the typed construction. Raises Malformed("<field>: reason")."""
-        c = parse_payload(payload, self.limits)
+        """Return the typed construction, its shapes checked. Raises Malformed("<field>: reason")."""
+        c: Construction = super().parse(payload)
         recursion.shapes(c, self.limits.max_dimension)
         return c
-
-    def candidate_schema(self) -> dict[str, Any]:
-        """Return the JSON schema of a construction."""
-        return schema(self.limits)
 
     def check(self, parent_state: Mapping[str, Any] | None, candidate: Construction) -> Evidence:
         """Return the evidence for `candidate` (a full replacement state; the parent is not needed)."""
@@ -121,7 +114,8 @@ class ShannonCapacityC7Recursive(Target):
             artifacts["certificate"] = {"n": res.dimension, "size": str(res.size), "r": fraction_str(r),
                                         "grid_digits": self.digits, "p": str(r.numerator), "q": str(r.denominator),
                                         "inequality": "p^n <= size * q^n"}
-            outcomes[CAPACITY] = self._bound_outcome(r, res.hypotheses)
+            given = f" (conditional on {', '.join(sorted(res.hypotheses))})" if res.hypotheses else ""
+            outcomes[CAPACITY] = self.goal_outcome(r, self.digits, given, say_proved=True)
         else:
             if res.size > 0:  # what the construction would give: shown, never a bound
                 artifacts["implied_if_all_checks_held"] = {
@@ -132,36 +126,15 @@ class ShannonCapacityC7Recursive(Target):
                         state=candidate.model_dump(exclude_defaults=True), artifacts=artifacts,
                         precision={"arithmetic": "exact integers", "grid": f"10^-{self.digits}"}, timings=timings)
 
-    def _bound_outcome(self, r: Fraction, used: list[str]) -> Outcome:
-        given = f" (conditional on {', '.join(sorted(used))})" if used else ""
-        goal = self.contract.bound_spec(BOUND).goal
-        if goal is None or r >= goal:
-            return Outcome(Verdict.PROVED, Trust.EXACT, (f"Θ(C7) ≥ {decimal_str(r, self.digits)}{given}",))
-        why = f"certified Θ(C7) ≥ {decimal_str(r, self.digits)}{given} is below the goal {decimal_str(goal, self.digits)}"
-        return Outcome(Verdict.UNKNOWN, Trust.EXACT, (why,))
-
-    def read_candidate_file(self, path: Path) -> Any:
-        """Return the strict JSON of a construction file of at most the contract's payload limit.
-
-        Raises:
-            InputError: unreadable, too large, not UTF-8 or not strict JSON (naming the file).
-        """
-        from mathloop.bounded import read_json
-
-        return read_json(path, self.limits.max_payload_bytes, "--candidate")
-
     def local_proposer(self, seed: int) -> Proposer:
         """Return the embedded search over product trees of the head's gadgets (see proposer.py)."""
         from mathloop.targets.shannon_capacity_c7_recursive.proposer import TreeProposer
 
         return TreeProposer(self, seed)
 
-    def state_summary(self, state: Mapping[str, Any]) -> str:
+    def describe(self, state: Mapping[str, Any]) -> str:
         """Return e.g. "1 gadget, 6 steps"."""
-        try:
-            return f"{len(state['gadgets'])} gadget(s), {len(state.get('steps', []))} steps, result {state['result']}"
-        except (KeyError, TypeError):
-            return super().state_summary(state)
+        return f"{len(state['gadgets'])} gadget(s), {len(state.get('steps', []))} steps, result {state['result']}"
 
 
 def _failures(lines: list[str]) -> Outcome:
@@ -169,9 +142,3 @@ def _failures(lines: list[str]) -> Outcome:
         return Outcome(Verdict.PROVED, Trust.EXACT)
     return Outcome(Verdict.REFUTED, Trust.EXACT, tuple(lines[:5]), rank=len(lines))
 
-
-def _settings(contract: Contract) -> tuple[int, Limits]:
-    """Return (grid digits, limits). Raises ContractError naming the key."""
-    p = validated(_Parameters, dict(contract.parameters), contract.path, "parameters")
-    lim = validated(_Limits, dict(contract.target_limits), contract.path, "limits")
-    return p.grid_digits, Limits(max_payload_bytes=lim.max_payload_bytes, max_dimension=lim.max_dimension)

@@ -15,24 +15,12 @@ from fractions import Fraction
 from typing import Any, Callable, Sequence
 
 from mathloop.domain import Evidence
-from mathloop.lean.render import Claim, Definition, RenderedCommit, RenderError, frac, nat
+from mathloop.lean.render import Claim, Definition, RenderedCommit, RenderError, frac, nat, nat_list
 
 MODULE = "Mathloop.StepFunctions"
 SUPPORT = ("Mathloop.Exact", MODULE)  # shared Exact, then this package's lean/Mathloop/StepFunctions.lean
 CHUNK = 64               # list literals are split so no term nests deeper than this (plus the chunk count)
 MAX_LEAN_STEPS = 4096    # larger candidates are not rendered (their lists would nest too deep)
-
-
-def nat_list(xs: Sequence[int]) -> str:
-    """Return a `List Nat` literal built with List.cons.
-
-    >>> nat_list([3, 0])
-    '(List.cons 3 (List.cons 0 List.nil))'
-    """
-    out = "List.nil"
-    for x in reversed(list(xs)):
-        out = f"(List.cons {nat(x)} {out})"
-    return out
 
 
 def chunked(name: str, xs: Sequence[int], doc: str) -> list[Definition]:

@@ -26,6 +26,9 @@ class StepFunctionTarget(Target):
 
     lean_modules: ClassVar[tuple[str, ...]] = ("Mathloop.StepFunctions",)  # in lean/Mathloop/
     decides_by_goal: ClassVar[bool] = True  # its bound obligation is UNKNOWN short of the contract's goal
+    candidate_file_note: ClassVar[str] = ("The checker also reads a JSON list of numbers, or numbers separated by "
+                                          "spaces or newlines. Every number is taken exactly as printed (\"0.1\" is "
+                                          "exactly 1/10).")
     admissible_check: ClassVar[str]
     value_check: ClassVar[str]
     bound_name: ClassVar[str]
@@ -51,8 +54,9 @@ class StepFunctionTarget(Target):
         """Return the schema of {"heights": ["h_0", ...]} (exact rational strings)."""
         return self.limits.spec.schema()
 
-    def read_candidate_file(self, path: Path) -> Any:
-        """Return the payload of a candidate file: own JSON, a JSON list, `.npy` or text (see candidate_file).
+    def read_candidate_file(self, path: Path, what: str = "--candidate") -> Any:
+        """Return the payload of a candidate file: own JSON, a JSON list, `.npy` or text (see candidate_file); the
+        file's path names it in refusals, whatever its role `what`.
 
         Raises:
             Malformed: the file is unreadable or not one of the formats (the message names the file).

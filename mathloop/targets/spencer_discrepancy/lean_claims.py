@@ -13,7 +13,8 @@ from typing import Any
 
 from mathloop.contract.model import Contract
 from mathloop.domain import Evidence
-from mathloop.lean.render import Claim, Definition, RenderedCommit, RenderError, frac, integer, nat, render
+from mathloop.lean.render import Claim, Definition, RenderedCommit, RenderError, integer, nat
+from mathloop.targets.table_constant import LeanStatement, bound_definitions
 
 SUPPORT = ("Mathloop.Exact", "Mathloop.Discrepancy")
 # The kernel walks all 2^(n−1) sign vectors (each a list of n row sums). Measured with the bundled Lean 4.35 on this
@@ -26,6 +27,7 @@ PROVES = ("From the integer matrix B (given by its columns), its scale D and d, 
           "p^2 n D^2 <= d^2 q^2, so r = p/q <= disc(A)/sqrt(n).")
 GIVEN = "The definition of C10c as the least K with disc(A) <= K sqrt(n) for all n and all A in [-1, 1]^(n x n)."
 NOT_PROVED = "That the Lean functions encode the discrepancy (the step from the Bool check to the statement about all x)."
+STATEMENT = LeanStatement(PROVES, GIVEN, NOT_PROVED, SUPPORT, __package__, "C10c")
 CLAIMS = (
     Claim("shape", "B has n columns of n entries, each of absolute value at most D.",
           "band (Nat.beq (dscCount B) n) (dscShape n D B)"),
@@ -71,9 +73,7 @@ def lean_parts(evidence: Evidence) -> tuple[list[Definition], tuple[Claim, ...],
         Definition("D", "Nat", nat(D), "The common denominator of A's entries: B = D A is an integer matrix."),
         Definition("B", "List (List Int)", _columns_term(ints), "The columns of B = D A."),
         Definition("d", "Nat", nat(d), "The discrepancy of B (that of A times D)."),
-        Definition("p", "Nat", nat(r.numerator), "Numerator of the certified bound r."),
-        Definition("q", "Nat", nat(r.denominator), "Denominator of the certified bound r."),
-        Definition("r", "Frac", frac(r), "The certified lower bound: C10c >= r = p/q."),
+        *bound_definitions(r, "The certified lower bound: C10c >= r = p/q."),
     ]
     return defs, CLAIMS, r
 
@@ -87,9 +87,4 @@ def render_commit(contract: Contract, commit_hash: str, evidence: Evidence) -> R
     parts = lean_parts(evidence)
     if parts is None or len(evidence.state["matrix"]) > LEAN_MAX_N:
         return None
-    from mathloop.lean.support_modules import package_modules, select
-
-    defs, claims, r = parts
-    return render(target=contract.target, contract_name=contract.name, contract_sha=contract.sha256,
-                  commit_hash=commit_hash, proves=PROVES, given=GIVEN, not_proved=NOT_PROVED, defs=defs,
-                  claims=claims, support=select(SUPPORT, package_modules(__package__)), bounds={"C10c": ("r", r)})
+    return STATEMENT.render(contract, commit_hash, *parts)

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import time
 from fractions import Fraction
-from pathlib import Path
 from typing import Annotated, Any, ClassVar, Mapping
 
-from mathloop.contract.fields import Table, int_in, validated
+from mathloop.contract.fields import Table, int_in
 from mathloop.contract.model import Contract
 from mathloop.contract.rules import Floor, Required
-from mathloop.domain import Direction, Evidence, Kind, Trust, Verdict, decimal_str, fraction_str
+from mathloop.domain import Direction, Evidence, Kind, Trust, Verdict, fraction_str
 from mathloop.propose.base import Proposer
-from mathloop.targets.base import CheckerCrash, Target
+from mathloop.targets.base import CheckerCrash
 from mathloop.targets.evidence import Outcome, assemble
+from mathloop.targets.spencer_discrepancy.formats import MAX_FILE_BYTES, read_candidate
 from mathloop.targets.spencer_discrepancy.schema import Candidate, Limits, parse_payload, schema
+from mathloop.targets.table_constant import PayloadRules, TableConstant, contract_tables
 
 BOUND = "C10c"
 INPUT, DISC, RATIO = "matrix", "discrepancy", "ratio-bound"
@@ -33,7 +34,7 @@ class _Limits(Table):
     max_payload_bytes: Annotated[int, int_in(64, 10_000_000)] = None
 
 
-class SpencerDiscrepancy(Target):
+class SpencerDiscrepancy(TableConstant):
     """Lower bounds on Spencer's discrepancy constant from one matrix: the exact minimum over all 2^(n−1) sign
     vectors (x and −x give the same value), then r ≤ disc(A)/√n on a decimal grid."""
 
@@ -42,7 +43,11 @@ class SpencerDiscrepancy(Target):
     records_package: ClassVar[str | None] = "mathloop.targets.spencer_discrepancy"
     lean_modules: ClassVar[tuple[str, ...]] = ("Mathloop.Discrepancy",)  # in lean/Mathloop/
     definition_only: ClassVar[bool] = True  # C10c ≥ disc(A)/√n for each admissible A, by C10c's definition
-    decides_by_goal: ClassVar[bool] = True
+    bound_name: ClassVar[str] = BOUND
+    symbol: ClassVar[str] = BOUND
+    rules: ClassVar[PayloadRules] = PayloadRules(parse_payload, schema, read_candidate, MAX_FILE_BYTES)
+    candidate_file_note: ClassVar[str] = ("The checker also reads a JSON list of rows, or a text file with one row of "
+                                          "the matrix per line. Every entry is taken exactly as printed.")
     version: ClassVar[str] = "1"
     checks: ClassVar[Mapping[str, Trust]] = {INPUT: Trust.EXACT, DISC: Trust.EXACT, RATIO: Trust.EXACT}
     required_obligations: ClassVar[tuple[Required, ...]] = (
@@ -56,24 +61,12 @@ class SpencerDiscrepancy(Target):
         Floor("limits.max_n", Fraction(MAX_N), at_most=True, why="the enumeration of 2^(n−1) sign vectors"),
     )
 
-    def __init__(self, contract: Contract) -> None:
-        super().__init__(contract)
-        self.digits, self.limits = _settings(contract)
-
-    @classmethod
-    def validate_contract(cls, contract: Contract) -> None:
-        """Raise ContractError unless obligations, parameters, limits and the seed are valid."""
-        super().validate_contract(contract)
-        _settings(contract)
-        cls.parsed_seed(contract)
-
-    def parse(self, payload: Any) -> Candidate:
-        """Return the typed candidate. Raises Malformed("<field>: reason")."""
-        return parse_payload(payload, self.limits)
-
-    def candidate_schema(self) -> dict[str, Any]:
-        """Return the schema of {"matrix": [[entry, ...], ...]}."""
-        return schema(self.limits)
+    def configure(self, contract: Contract) -> None:
+        """Read the grid digits and the limits of a {"matrix": [[entry, ...], ...]} payload. Raises ContractError."""
+        p, lim = contract_tables(contract, _Parameters, _Limits)
+        self.digits = p.grid_digits
+        self.limits = Limits(max_n=lim.max_n, max_denominator=lim.max_denominator,
+                             max_payload_bytes=lim.max_payload_bytes)
 
     def check(self, parent_state: Mapping[str, Any] | None, candidate: Candidate) -> Evidence:
         """Return the evidence for `candidate` (a full replacement state; the parent is not needed)."""
@@ -87,8 +80,8 @@ class SpencerDiscrepancy(Target):
             raise CheckerCrash("the minimising sign vector does not attain the discrepancy (a checker bug)")
         r = disc.certified_ratio(d, n, D, self.digits)
         outcomes = {INPUT: Outcome(Verdict.PROVED, Trust.EXACT), DISC: Outcome(Verdict.PROVED, Trust.EXACT),
-                    RATIO: self._bound_outcome(r)}
-        if self._beyond_record(r):  # a new record: the Gray-code walk must find the same minimum
+                    RATIO: self.goal_outcome(r, self.digits)}
+        if self.beyond_record(r):  # a new record: the Gray-code walk must find the same minimum
             t1 = time.perf_counter()
             if disc.discrepancy_gray(B) != d:
                 raise CheckerCrash("the two discrepancy computations disagree (a checker bug)")
@@ -100,27 +93,6 @@ class SpencerDiscrepancy(Target):
         return assemble(self.contract, checker=self.name, version=self.version, outcomes=outcomes,
                         bounds={BOUND: r}, state=candidate.payload(), artifacts=artifacts,
                         precision={"arithmetic": "exact integers", "grid": f"10^-{self.digits}"}, timings=timings)
-
-    def _bound_outcome(self, r: Fraction) -> Outcome:
-        goal = self.contract.bound_spec(BOUND).goal
-        if goal is None or r >= goal:
-            return Outcome(Verdict.PROVED, Trust.EXACT)
-        return Outcome(Verdict.UNKNOWN, Trust.EXACT, (f"certified C10c ≥ {decimal_str(r, self.digits)} is below the "
-                                                      f"goal {decimal_str(goal, self.digits)}",))
-
-    def _beyond_record(self, r: Fraction) -> bool:
-        records = self.constant_records()
-        return r > max(Fraction(p.certified) for p in records.published if p.certified)
-
-    def read_candidate_file(self, path: Path) -> Any:
-        """Return the payload of a candidate file (own JSON, a JSON list of rows, or a text matrix; see formats.py).
-
-        Raises:
-            InputError: unreadable file, a JSON float, or a line that is not a row.
-        """
-        from mathloop.targets.spencer_discrepancy.formats import MAX_FILE_BYTES, read_candidate
-
-        return read_candidate(path, max(MAX_FILE_BYTES, self.limits.max_payload_bytes))
 
     def local_proposer(self, seed: int) -> Proposer:
         """Return the embedded optimiser (covering codes and local search over sign matrices; see proposer.py)."""
@@ -134,17 +106,7 @@ class SpencerDiscrepancy(Target):
 
         return render_commit(self.contract, commit_hash, evidence)
 
-    def state_summary(self, state: Mapping[str, Any]) -> str:
+    def describe(self, state: Mapping[str, Any]) -> str:
         """Return e.g. "17×17 matrix"."""
-        try:
-            return f"{len(state['matrix'])}×{len(state['matrix'])} matrix"
-        except (KeyError, TypeError):
-            return super().state_summary(state)
+        return f"{len(state['matrix'])}×{len(state['matrix'])} matrix"
 
-
-def _settings(contract: Contract) -> tuple[int, Limits]:
-    """Return (grid digits, limits). Raises ContractError naming the key."""
-    p = validated(_Parameters, dict(contract.parameters), contract.path, "parameters")
-    lim = validated(_Limits, dict(contract.target_limits), contract.path, "limits")
-    return p.grid_digits, Limits(max_n=lim.max_n, max_denominator=lim.max_denominator,
-                                 max_payload_bytes=lim.max_payload_bytes)

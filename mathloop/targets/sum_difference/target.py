@@ -10,18 +10,19 @@ from __future__ import annotations
 
 import time
 from fractions import Fraction
-from pathlib import Path
 from typing import Annotated, Any, ClassVar, Mapping
 
-from mathloop.contract.fields import Table, int_in, validated
+from mathloop.contract.fields import Table, int_in
 from mathloop.contract.model import Contract
 from mathloop.contract.rules import Floor, Required
-from mathloop.domain import Direction, Evidence, Kind, Trust, Verdict, decimal_str, fraction_str
+from mathloop.domain import Direction, Evidence, Kind, Trust, Verdict, fraction_str
 from mathloop.propose.base import Proposer
-from mathloop.targets.base import CheckerCrash, Target
+from mathloop.targets.base import CheckerCrash
 from mathloop.targets.evidence import Outcome, assemble
 from mathloop.targets.sum_difference import entropy
+from mathloop.targets.sum_difference.formats import MAX_FILE_BYTES, read_candidate
 from mathloop.targets.sum_difference.schema import Law, Limits, parse_payload, schema
+from mathloop.targets.table_constant import PayloadRules, TableConstant, contract_tables
 
 INPUT, LAW, RATIO = "law", "entropies", "ratio-bound"
 FORMULATION = "entropy-formulation"
@@ -39,36 +40,27 @@ class _Limits(Table):
     max_payload_bytes: Annotated[int, int_in(64, 20_000_000)] = None
 
 
-class SumDifference(Target):
+class SumDifference(TableConstant):
     """Lower bounds on a sum-difference constant from the entropies of one finite law on Z² (base of 3b and 3c)."""
 
     forms: ClassVar[tuple[entropy.Form, ...]]
-    bound_name: ClassVar[str]
     upper_bound: ClassVar[Fraction]  # the proven upper bound: no valid law certifies more
     upper_bound_why: ClassVar[str]
     version: ClassVar[str] = "1"
     records_package: ClassVar[str | None] = "mathloop.targets.sum_difference"
-    decides_by_goal: ClassVar[bool] = True
+    bound_trust: ClassVar[Trust] = Trust.RIGOROUS
+    rules: ClassVar[PayloadRules] = PayloadRules(parse_payload, schema, read_candidate, MAX_FILE_BYTES)
+    candidate_file_note: ClassVar[str] = ("The checker also reads the published certificates' JSON forms, or a text "
+                                          "file with one point \"x y weight\" per line.")
     checks: ClassVar[Mapping[str, Trust]] = {INPUT: Trust.EXACT, LAW: Trust.RIGOROUS, RATIO: Trust.RIGOROUS}
 
-    def __init__(self, contract: Contract) -> None:
-        super().__init__(contract)
-        self.digits, self.prec, self.limits = _settings(contract)
-
-    @classmethod
-    def validate_contract(cls, contract: Contract) -> None:
-        """Raise ContractError unless obligations, parameters, limits and the seed are valid."""
-        super().validate_contract(contract)
-        _settings(contract)
-        cls.parsed_seed(contract)
-
-    def parse(self, payload: Any) -> Law:
-        """Return the typed law (weights normalised exactly). Raises Malformed("<field>: reason")."""
-        return parse_payload(payload, self.limits)
-
-    def candidate_schema(self) -> dict[str, Any]:
-        """Return the schema of {"points": [[x, y, "weight"], ...]}."""
-        return schema(self.limits)
+    def configure(self, contract: Contract) -> None:
+        """Read the grid digits, the Arb bits and the limits of a {"points": [[x, y, "weight"], ...]} payload (the
+        weights normalised exactly by `parse`). Raises ContractError."""
+        p, lim = contract_tables(contract, _Parameters, _Limits)
+        self.digits, self.prec = p.grid_digits, p.precision_bits
+        self.limits = Limits(max_points=lim.max_points, max_coordinate=lim.max_coordinate,
+                             max_weight_digits=lim.max_weight_digits, max_payload_bytes=lim.max_payload_bytes)
 
     def check(self, parent_state: Mapping[str, Any] | None, candidate: Law) -> Evidence:
         """Return the evidence for `candidate` (a full replacement state; the parent is not needed)."""
@@ -89,7 +81,7 @@ class SumDifference(Target):
         if disagree is not None:
             raise CheckerCrash(f"the Arb enclosure and the mpmath cross-check disagree (a checker bug): {disagree}")
         outcomes[LAW] = Outcome(Verdict.PROVED, Trust.RIGOROUS)
-        outcomes[RATIO] = self._bound_outcome(enc.value)
+        outcomes[RATIO] = self.goal_outcome(enc.value, 20)
         bounds[self.bound_name] = enc.value
         artifacts["certificate"] = {"support": len(candidate.points), "entropies": enc.entropies,
                                     "ratio_ball": list(enc.ratio), "precision_bits": enc.prec,
@@ -104,27 +96,10 @@ class SumDifference(Target):
         return assemble(self.contract, checker=self.name, version=self.version, outcomes=outcomes, bounds=bounds,
                         state=candidate.payload(), artifacts=artifacts, precision=precision, timings=timings)
 
-    def _bound_outcome(self, r: Fraction) -> Outcome:
-        goal = self.contract.bound_spec(self.bound_name).goal
-        if goal is None or r >= goal:
-            return Outcome(Verdict.PROVED, Trust.RIGOROUS)
-        return Outcome(Verdict.UNKNOWN, Trust.RIGOROUS, (f"certified {self.bound_name} ≥ {decimal_str(r, 20)} is below "
-                                                         f"the goal {decimal_str(goal, 20)}",))
-
     @classmethod
     def _required(cls, bound: str) -> tuple[Required, ...]:
         return (Required(FORMULATION, Kind.HYPOTHESIS), Required(INPUT, Kind.INPUT, INPUT),
                 Required(LAW, Kind.CHECK, LAW), Required(RATIO, Kind.BOUND, RATIO, bound, Direction.MAXIMIZE))
-
-    def read_candidate_file(self, path: Path) -> Any:
-        """Return the payload of a candidate file (own JSON or a published certificate; see formats.py).
-
-        Raises:
-            InputError: unreadable file, bad JSON, or a certificate whose points are not integers.
-        """
-        from mathloop.targets.sum_difference.formats import MAX_FILE_BYTES, read_candidate
-
-        return read_candidate(path, max(MAX_FILE_BYTES, self.limits.max_payload_bytes))
 
     def local_proposer(self, seed: int) -> Proposer:
         """Return the embedded optimiser of the law's weights and support (see proposer.py)."""
@@ -132,12 +107,9 @@ class SumDifference(Target):
 
         return EntropyProposer(self, seed)
 
-    def state_summary(self, state: Mapping[str, Any]) -> str:
+    def describe(self, state: Mapping[str, Any]) -> str:
         """Return e.g. "law on 13 points"."""
-        try:
-            return f"law on {len(state['points'])} points"
-        except (KeyError, TypeError):
-            return super().state_summary(state)
+        return f"law on {len(state['points'])} points"
 
 
 class SumDifference3b(SumDifference):
@@ -147,6 +119,7 @@ class SumDifference3b(SumDifference):
     contract_files: ClassVar[tuple[str, ...]] = ("sum-difference-3b.toml",)
     forms: ClassVar[tuple[entropy.Form, ...]] = ((1, 0), (0, 1), (1, 1))
     bound_name: ClassVar[str] = "C3b"
+    symbol: ClassVar[str] = "C3b"
     records_file: ClassVar[str] = "records-3b.toml"
     upper_bound: ClassVar[Fraction] = Fraction(11, 6)
     required_obligations: ClassVar[tuple[Required, ...]] = SumDifference._required("C3b")
@@ -162,6 +135,7 @@ class SumDifference3c(SumDifference):
     contract_files: ClassVar[tuple[str, ...]] = ("sum-difference-3c.toml",)
     forms: ClassVar[tuple[entropy.Form, ...]] = ((1, 0), (0, 1), (1, 1), (1, 2))
     bound_name: ClassVar[str] = "C3c"
+    symbol: ClassVar[str] = "C3c"
     records_file: ClassVar[str] = "records-3c.toml"
     upper_bound: ClassVar[Fraction] = Fraction(7, 4)
     required_obligations: ClassVar[tuple[Required, ...]] = SumDifference._required("C3c")
@@ -169,11 +143,3 @@ class SumDifference3c(SumDifference):
         Floor("bounds.C3c.class_maximum", Fraction(7, 4), at_most=True,
               why="Katz–Tao (1999): C3c ≤ 2 − 1/4 = 7/4"),)
 
-
-def _settings(contract: Contract) -> tuple[int, int, Limits]:
-    """Return (grid digits, Arb bits, limits). Raises ContractError naming the key."""
-    p = validated(_Parameters, dict(contract.parameters), contract.path, "parameters")
-    lim = validated(_Limits, dict(contract.target_limits), contract.path, "limits")
-    return p.grid_digits, p.precision_bits, Limits(max_points=lim.max_points, max_coordinate=lim.max_coordinate,
-                                                   max_weight_digits=lim.max_weight_digits,
-                                                   max_payload_bytes=lim.max_payload_bytes)
