@@ -129,8 +129,12 @@ def _atomic_write(path: Path, data: bytes) -> None:
 
 
 def _entry_point(lib: Path, root: Path) -> tuple[tuple[str, ...], str]:
-    """Return (command, launcher): the C stub, built once in the cache when `cc` exists, else ctypes."""
-    exe = root / "bin" / "lean"
+    """Return (command, launcher): the C stub, built once in the cache when `cc` exists, else ctypes.
+
+    The stub links the library by its folder (rpath), so each folder gets its own stub: two venvs share the cache,
+    and a stub linked into a venv that was since deleted cannot load its library.
+    """
+    exe = root / "bin" / hashlib.sha256(str(lib.parent.resolve()).encode()).hexdigest()[:16] / "lean"
     if exe.is_file() and os.access(exe, os.X_OK):
         return (str(exe),), "c-stub"
     cc = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
