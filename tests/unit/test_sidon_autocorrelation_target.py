@@ -284,7 +284,7 @@ def _tampered_sidon(n: int, seed: int):
 
 
 def test_data_are_lists_up_to_4096_steps_and_trees_beyond(target):
-    from mathloop.targets.sidon_autocorrelation.lean_claims import LIST_MAX_STEPS, MAX_LEAN_STEPS, TREES
+    from mathloop.targets.sidon_autocorrelation.lean_claims import LIST_MAX_STEPS, MAX_LEAN_STEPS
 
     assert LIST_MAX_STEPS == 4096 and MAX_LEAN_STEPS >= 30000  # the record's 30,000 steps are rendered
     for n, module in [(4096, "Mathloop.StepFunctions"), (4097, "Mathloop.StepTrees")]:
@@ -295,6 +295,15 @@ def test_data_are_lists_up_to_4096_steps_and_trees_beyond(target):
     defs, _ = _tampered_sidon(200, 0)[0]
     tree = {d.name: d for d in defs}["a"]
     assert tree.type == "NTree" and tree.value.count("NTree.leaf") == 4  # 200 heights: 4 chunks of 64
+
+
+def test_a_tree_form_file_above_the_size_cap_is_not_rendered(target, monkeypatch):
+    from mathloop.targets.sidon_autocorrelation import lean_claims
+
+    ev = check(target, {"heights": [str(1 + i % 7) for i in range(4097)]})
+    size = len(target.lean_render("ab" * 32, ev).check_source().encode("utf-8"))
+    monkeypatch.setattr(lean_claims, "MAX_TREE_BYTES", size - 1)  # not refused (read as refuted) nor left to crash
+    assert target.lean_render("ab" * 32, ev) is None
 
 
 @pytest.mark.lean

@@ -29,7 +29,10 @@ SUPPORT = ("Mathloop.Exact", MODULE)  # shared Exact, then lean/Mathloop/StepFun
 TREE_SUPPORT = (*SUPPORT, TREE_MODULE)  # and lean/Mathloop/StepTrees.lean for tree-held data
 CHUNK = 64               # list literals are split so no term nests deeper than this (plus the chunk count)
 LIST_MAX_STEPS = 4096    # up to this many steps the data are lists (the rendering stored attestations pin)
-MAX_LEAN_STEPS = 65536   # larger candidates are not rendered (measured: 30,000 steps check in minutes)
+MAX_LEAN_STEPS = 65536   # larger candidates are not rendered (the contracts' max_steps; 30,000 check in 1.5-2 min)
+# Tree-form files above this size are not rendered: 60,000 steps of 37-bit heights (6.6 MB) took 253 s and peaked
+# at 5.7 GB of the check's 8 GB memory limit; the checker refuses files above 8 MB outright (lean/source.py).
+MAX_TREE_BYTES = 7_000_000
 
 
 @dataclass(frozen=True)
@@ -135,7 +138,8 @@ NOT_PROVED_1A = "The breakpoint lemma and the definition of C1a are not formalis
 def render_step_commit(target: Any, commit_hash: str, evidence: Evidence,
                        build: Callable[[list[int], Fraction, DataForm], tuple[list[Definition], list[Claim]]],
                        texts: tuple[str, str, str]) -> RenderedCommit | None:
-    """Return a step-function commit's Lean rendering, or None (no value, or too many steps).
+    """Return a step-function commit's Lean rendering, or None (no value, too many steps, or a tree-form file
+    above MAX_TREE_BYTES).
 
     `build(a, value, form)` returns the definitions and claims for the integer heights a in that data form
     (raising RenderError when the certified value does not re-verify); `texts` are (proves, given, not proved).
@@ -153,10 +157,16 @@ def render_step_commit(target: Any, commit_hash: str, evidence: Evidence,
     form = data_form(len(a))
     defs, claims = build(a, value, form)
     proves, given, not_proved = texts
-    return render(target=target.contract.target, contract_name=target.contract.name,
-                  contract_sha=target.contract.sha256, commit_hash=commit_hash, proves=proves, given=given,
-                  not_proved=not_proved, defs=defs, claims=claims, support=select(form.support, target.lean_support()),
-                  bounds={target.bound_name: (target.bound_name, value)})
+    rendered = render(target=target.contract.target, contract_name=target.contract.name,
+                      contract_sha=target.contract.sha256, commit_hash=commit_hash, proves=proves, given=given,
+                      not_proved=not_proved, defs=defs, claims=claims,
+                      support=select(form.support, target.lean_support()),
+                      bounds={target.bound_name: (target.bound_name, value)})
+    # Too large a file is not rendered: a size refusal would read as a refutation, a memory crash would leave the
+    # commit pending. (List-form renderings stay exactly as their stored attestations recorded them.)
+    if form.tree and len(rendered.check_source().encode("utf-8")) > MAX_TREE_BYTES:
+        return None
+    return rendered
 
 
 def _build_1a(a: list[int], value: Fraction, form: DataForm) -> tuple[list[Definition], list[Claim]]:
