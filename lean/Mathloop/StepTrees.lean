@@ -1,7 +1,9 @@
 /-
 Step-function certificates at scale: the checks of Mathloop.StepFunctions over data held as a
 binary tree of chunks, in the same plain style (named functions, no tactics, no operator symbols;
-every tree function is one `NTree.rec`, its leaf case the list function of Mathloop.StepFunctions).
+every function that walks a tree is one `NTree.rec` whose leaf case is the list function of
+Mathloop.StepFunctions; tkronecker, tmaxIs and toverlapComplement combine them as their list
+counterparts combine the list functions).
 
 The one idea: a tree t stands for the list flat(t), where flat(leaf xs) = xs and
 flat(node l r) = flat(l) ++ flat(r), and every function f below equals its list counterpart applied
