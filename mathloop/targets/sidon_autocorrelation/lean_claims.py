@@ -29,7 +29,7 @@ SUPPORT = ("Mathloop.Exact", MODULE)  # shared Exact, then lean/Mathloop/StepFun
 TREE_SUPPORT = (*SUPPORT, TREE_MODULE)  # and lean/Mathloop/StepTrees.lean for tree-held data
 CHUNK = 64               # list literals are split so no term nests deeper than this (plus the chunk count)
 LIST_MAX_STEPS = 4096    # up to this many steps the data are lists (the rendering stored attestations pin)
-MAX_LEAN_STEPS = 65536   # larger candidates are not rendered (the contracts' max_steps; 30,000 check in 1.5-2 min)
+MAX_LEAN_STEPS = 65536   # larger candidates are not rendered (the contracts' max_steps; 30,000 steps: 1.5-3 min)
 # Tree-form files above this size are not rendered: 60,000 steps of 37-bit heights (6.6 MB) took 253 s and peaked
 # at 5.7 GB of the check's 8 GB memory limit; the checker refuses files above 8 MB outright (lean/source.py).
 MAX_TREE_BYTES = 7_000_000
