@@ -14,7 +14,9 @@ from dataclasses import dataclass
 MAX_SOURCE_BYTES = 8_000_000
 DEFAULT_IMPORT_PREFIXES: tuple[str, ...] = ("Init", "Mathloop", "Certs")
 MATHLIB_IMPORT_PREFIXES: tuple[str, ...] = (*DEFAULT_IMPORT_PREFIXES, "Mathlib", "MathloopReal")
-SAFE_OPTIONS = frozenset({"maxRecDepth", "maxHeartbeats", "autoImplicit", "relaxedAutoImplicit"})
+# genCtorIdx false: an inductive declared over mathloop's prelude cannot get its auxiliary `ctorIdx` (the
+# prelude has no PULift); the option only skips that definition.
+SAFE_OPTIONS = frozenset({"maxRecDepth", "maxHeartbeats", "autoImplicit", "relaxedAutoImplicit", "genCtorIdx"})
 
 # Matched as substrings (so `sorryAx`, `unsafeCast`, `decide +native` are caught too).
 _SUBSTRINGS: tuple[tuple[str, str], ...] = (

@@ -172,6 +172,40 @@ def test_lean_kernel_accepts_the_claims_and_refuses_a_tampered_numerator():
     assert kernel_verdict(*overlap_lean(a, N, v)) is Verdict.REFUTED
 
 
+def _overlap_pairs(n: int, seed: int):
+    """Return the C1b claim sets to judge in the tree form for n random admissible heights: the true one, then
+    one numerator off by one, and a wrong value."""
+    from mathloop.targets.erdos_minimum_overlap.lean_claims import numerators, overlap_lean
+    from mathloop.targets.sidon_autocorrelation.lean_claims import TREES
+
+    rng = random.Random(seed)
+    a = [rng.randrange(2**36, 2**37) for _ in range(n)]  # within a factor 2 of each other: n·max a <= 2·Σa
+    N = numerators(a)
+    v = F(max(N), 2 * sum(a) ** 2)
+    off = list(N)
+    off[n // 2] += 1
+    return [overlap_lean(a, N, v, TREES), overlap_lean(a, off, v, TREES), overlap_lean(a, N, v + F(1, 10**30), TREES)]
+
+
+@pytest.mark.lean
+def test_tree_form_claims_are_proved_and_a_wrong_numerator_or_value_is_refused():
+    from mathloop.targets.sidon_autocorrelation.lean_claims import TREE_SUPPORT
+    from tests.support.step_lean import kernel_verdict
+
+    verdicts = [kernel_verdict(d, c, TREE_SUPPORT) for d, c in _overlap_pairs(300, 3)]
+    assert verdicts == [Verdict.PROVED, Verdict.REFUTED, Verdict.REFUTED]
+
+
+@pytest.mark.lean
+@pytest.mark.slow  # three kernel checks of 6000 steps: about a minute
+def test_at_6000_steps_the_kernel_proves_the_overlap_and_refuses_a_wrong_numerator_or_value():
+    from mathloop.targets.sidon_autocorrelation.lean_claims import TREE_SUPPORT
+    from tests.support.step_lean import kernel_verdict
+
+    verdicts = [kernel_verdict(d, c, TREE_SUPPORT) for d, c in _overlap_pairs(6000, 4)]
+    assert verdicts == [Verdict.PROVED, Verdict.REFUTED, Verdict.REFUTED]
+
+
 @pytest.mark.lean
 @pytest.mark.parametrize("name,payload", [("erdos-minimum-overlap", {"heights": ["0", "1/2", "1", "1", "1/2", "0"]}),
                                           ("sidon-autocorrelation", {"heights": ["1", "1/3", "2", "0", "1"]})])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from fractions import Fraction as F
 from pathlib import Path
 
@@ -262,6 +263,66 @@ def test_lean_kernel_accepts_the_claims_and_refuses_a_tampered_coefficient():
     assert kernel_verdict(*sidon_lean(a, c, v)) is Verdict.PROVED
     c[3] += 1
     assert kernel_verdict(*sidon_lean(a, c, v)) is Verdict.REFUTED
+
+
+def _tampered_sidon(n: int, seed: int):
+    """Return (a, c, value) of random 37-bit heights (the record's size) and the four claim sets to judge:
+    the true one, then one coefficient off by one, a wrong peak, a wrong value, all in the tree form."""
+    from mathloop.targets.sidon_autocorrelation.lean_claims import TREES, sidon_lean
+    from mathloop.targets.sidon_autocorrelation.value import square_coefficients
+
+    rng = random.Random(seed)
+    a = [rng.randrange(1, 2**37) for _ in range(n)]
+    c = square_coefficients(a)
+    v = F(2 * n * max(c), sum(a) ** 2)
+    off = list(c)
+    off[n // 3] += 1
+    defs, claims = sidon_lean(a, c, v, TREES)
+    wrong_peak = [replace(d, value=str(max(c) - 1)) if d.name == "peak" else d for d in defs]
+    wrong_value = [replace(d, value=f"(qp {v.numerator} {v.denominator + 1})") if d.name == "C1a" else d for d in defs]
+    return [(defs, claims), sidon_lean(a, off, v, TREES), (wrong_peak, claims), (wrong_value, claims)]
+
+
+def test_data_are_lists_up_to_4096_steps_and_trees_beyond(target):
+    from mathloop.targets.sidon_autocorrelation.lean_claims import LIST_MAX_STEPS, MAX_LEAN_STEPS
+
+    assert LIST_MAX_STEPS == 4096 and MAX_LEAN_STEPS >= 30000  # the record's 30,000 steps are rendered
+    for n, module in [(4096, "Mathloop.StepFunctions"), (4097, "Mathloop.StepTrees")]:
+        ev = check(target, {"heights": [str(1 + i % 7) for i in range(n)]})
+        rendered = target.lean_render("ab" * 32, ev)
+        assert rendered is not None and list(rendered.support)[-1] == module
+        assert ("NTree" in rendered.statement) is (n > 4096)
+    defs, _ = _tampered_sidon(200, 0)[0]
+    tree = {d.name: d for d in defs}["a"]
+    assert tree.type == "NTree" and tree.value.count("NTree.leaf") == 4  # 200 heights: 4 chunks of 64
+
+
+def test_a_tree_form_file_above_the_size_cap_is_not_rendered(target, monkeypatch):
+    from mathloop.targets.sidon_autocorrelation import lean_claims
+
+    ev = check(target, {"heights": [str(1 + i % 7) for i in range(4097)]})
+    size = len(target.lean_render("ab" * 32, ev).check_source().encode("utf-8"))
+    monkeypatch.setattr(lean_claims, "MAX_TREE_BYTES", size - 1)  # not refused (read as refuted) nor left to crash
+    assert target.lean_render("ab" * 32, ev) is None
+
+
+@pytest.mark.lean
+def test_tree_form_claims_are_proved_and_a_wrong_coefficient_peak_or_value_is_refused():
+    from mathloop.targets.sidon_autocorrelation.lean_claims import TREE_SUPPORT
+    from tests.support.step_lean import kernel_verdict
+
+    verdicts = [kernel_verdict(d, c, TREE_SUPPORT) for d, c in _tampered_sidon(300, 1)]
+    assert verdicts == [Verdict.PROVED, Verdict.REFUTED, Verdict.REFUTED, Verdict.REFUTED]
+
+
+@pytest.mark.lean
+@pytest.mark.slow  # four kernel checks of 8000 steps (16,000 coefficients): about a minute and a half
+def test_at_8000_steps_the_kernel_proves_the_claims_and_refuses_a_wrong_coefficient_peak_or_value():
+    from mathloop.targets.sidon_autocorrelation.lean_claims import TREE_SUPPORT
+    from tests.support.step_lean import kernel_verdict
+
+    verdicts = [kernel_verdict(d, c, TREE_SUPPORT) for d, c in _tampered_sidon(8000, 2)]
+    assert verdicts == [Verdict.PROVED, Verdict.REFUTED, Verdict.REFUTED, Verdict.REFUTED]
 
 
 # --- the CLI ------------------------------------------------------------------------------------

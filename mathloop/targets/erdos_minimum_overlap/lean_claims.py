@@ -16,7 +16,7 @@ import flint
 
 from mathloop.domain import Evidence
 from mathloop.lean.render import Claim, Definition, RenderedCommit, RenderError, frac, nat
-from mathloop.targets.sidon_autocorrelation.lean_claims import chunked, kronecker_bits, render_step_commit
+from mathloop.targets.sidon_autocorrelation.lean_claims import DataForm, data_form, kronecker_bits, render_step_commit
 
 PROVES = ("From the integer heights a (over their common denominator), the kernel checks: len a = n, Σa = total > 0, "
           "n·a_i <= 2·total for every i (so f_i = n·a_i/(2·total) lies in [0, 1] and ∫f = 1), N is the coefficient "
@@ -41,36 +41,39 @@ def numerators(a: Sequence[int]) -> list[int]:
     return c + [0] * (len(a) + len(b) - 1 - len(c))
 
 
-def overlap_lean(a: Sequence[int], N: Sequence[int], value: Fraction) -> tuple[list[Definition], list[Claim]]:
-    """Return the definitions and claims of a C1b certificate (heights a, numerators N, value)."""
+def overlap_lean(a: Sequence[int], N: Sequence[int], value: Fraction,
+                 form: DataForm | None = None) -> tuple[list[Definition], list[Claim]]:
+    """Return the definitions and claims of a C1b certificate (heights a, numerators N, value), its data
+    in `form` (default: the form for len(a) steps)."""
+    f = form or data_form(len(a))
     n, total, ma = len(a), sum(a), max(a)
     mb = 2 * total
     B = kronecker_bits(n, ma, mb, N)
     defs = [Definition("n", "Nat", nat(n), "Number of steps."),
-            *chunked("a", a, "Heights over their common denominator."),
-            *chunked("N", N, "Stated overlap numerators: coefficients of a·b."),
+            *f.data("a", a, "Heights over their common denominator."),
+            *f.data("N", N, "Stated overlap numerators: coefficients of a·b."),
             Definition("ma", "Nat", nat(ma), "The largest height."),
             Definition("B", "Nat", nat(B), "Kronecker shift: n·ma·(2·total) < 2^B and every N_m < 2^B."),
             Definition("peak", "Nat", nat(max(N)), "max N."),
             Definition("total", "Nat", nat(total), "Σ a."),
             Definition("C1b", "Frac", frac(value), "The certified upper bound on C1b.")]
-    claims = [Claim("steps", "a has n entries.", "Nat.beq (nlen a) n"),
-              Claim("total_is_sum", "Σ a = total (> 0).", "band (Nat.beq (nsum a) total) (Nat.blt 0 total)"),
+    claims = [Claim("steps", "a has n entries.", f"Nat.beq ({f.length} a) n"),
+              Claim("total_is_sum", "Σ a = total (> 0).", f"band (Nat.beq ({f.total} a) total) (Nat.blt 0 total)"),
               Claim("admissible", "every a_i <= ma and n·ma <= 2·total: the normalised f takes values in [0, 1].",
-                    "band (allLe ma a) (Nat.ble (Nat.mul n ma) (Nat.mul 2 total))"),
+                    f"band ({f.all_le} ma a) (Nat.ble (Nat.mul n ma) (Nat.mul 2 total))"),
               Claim("product", "N is the coefficient list of a·b, b_j = 2·total − n·a_(n−1−j).",
-                    "kronecker B a (overlapComplement n total a) N ma (Nat.mul 2 total)"),
-              Claim("peak_is_max", "max N = peak.", "maxIs peak N"),
+                    f"{f.kronecker} B a ({f.complement} n total a) N ma (Nat.mul 2 total)"),
+              Claim("peak_is_max", "max N = peak.", f"{f.max_is} peak N"),
               Claim("value", "C1b = peak/(2·total^2) (in lowest terms), the certified upper bound on C1b.",
                     "band (qvalid C1b) (qeq C1b (qp peak (Nat.mul 2 (Nat.mul total total))))")]
     return defs, claims
 
 
-def _build(a: list[int], value: Fraction) -> tuple[list[Definition], list[Claim]]:
+def _build(a: list[int], value: Fraction, form: DataForm) -> tuple[list[Definition], list[Claim]]:
     N = numerators(a)
     if Fraction(max(N), 2 * sum(a) ** 2) != value:
         raise RenderError("the certified C1b does not equal max N/(2·total^2) (a checker bug)")
-    return overlap_lean(a, N, value)
+    return overlap_lean(a, N, value, form)
 
 
 def render_commit(target: Any, commit_hash: str, evidence: Evidence) -> RenderedCommit | None:

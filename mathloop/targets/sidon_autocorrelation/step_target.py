@@ -24,7 +24,7 @@ INPUT = "input-heights"
 class StepFunctionTarget(Target):
     """A constant bounded by the exact value of a step function with n equal steps (minimised)."""
 
-    lean_modules: ClassVar[tuple[str, ...]] = ("Mathloop.StepFunctions",)  # in lean/Mathloop/
+    lean_modules: ClassVar[tuple[str, ...]] = ("Mathloop.StepFunctions", "Mathloop.StepTrees")  # in lean/Mathloop/
     decides_by_goal: ClassVar[bool] = True  # its bound obligation is UNKNOWN short of the contract's goal
     candidate_file_note: ClassVar[str] = ("The checker also reads a JSON list of numbers, or numbers separated by "
                                           "spaces or newlines. Every number is taken exactly as printed (\"0.1\" is "
