@@ -18,7 +18,7 @@ from mathloop.cli.common import TARGET_HELP, bounds_text, console, contract_line
 from mathloop.cli.session_notes import counts_note, exhausted_hint
 from mathloop.contract import Contract, ContractError
 from mathloop.sandbox.errors import SandboxUnavailable
-from mathloop.search.config import ConfigError, SessionConfig, session_config
+from mathloop.search.config import ConfigError, SessionConfig
 from mathloop.search.loop import LineageRefused, SeedRefused, SessionSummary
 from mathloop.search.opening import ExecutorUnavailable, OpenSession, open_session
 from mathloop.store.engine import StoreError
@@ -124,17 +124,18 @@ def run(
     """Run a search session: propose, check, gate, and commit only strict progress."""
     # the whole command's time limit, Lean included, counts from the process's start as `time` counts it
     since = time.monotonic() - _process_age()
-    config = _config(target=target, contract_file=contract_file, db=db, proposer=proposer, budget=budget,
-                     time_limit=time_limit, seed=seed, start=start, samples=samples, model=model, base_url=base_url,
-                     temperature=temperature, max_tokens=max_tokens, concurrency=concurrency,
-                     request_timeout=request_timeout, max_tokens_total=max_tokens_total, repeat_retries=repeat_retries,
-                     form=form, lean=lean, program_time=program_time, prompt_chars=prompt_chars, workers=workers,
-                     executor=executor, tls_ca=tls_ca, tls_cert=tls_cert, tls_key=tls_key,
-                     insecure_executor=insecure_executor, recheck=recheck)
     bar = Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                    console=console, disable=not progress, transient=False)
     opened: OpenSession | None = None
     try:
+        config = SessionConfig(target=target, contract_file=contract_file, db=db, proposer=proposer, budget=budget,
+                               time_limit=time_limit, seed=seed, start=start, samples=samples, model=model,
+                               base_url=base_url, temperature=temperature, max_tokens=max_tokens,
+                               concurrency=concurrency, request_timeout=request_timeout,
+                               max_tokens_total=max_tokens_total, repeat_retries=repeat_retries, form=form, lean=lean,
+                               program_time=program_time, prompt_chars=prompt_chars, workers=workers,
+                               executor=executor, tls_ca=tls_ca, tls_cert=tls_cert, tls_key=tls_key,
+                               insecure_executor=insecure_executor, recheck=recheck)
         with open_session(config, since=since) as opened:
             with bar:
                 summary = opened.run(_Console(opened, bar))
@@ -151,14 +152,6 @@ def run(
         if opened is None:  # before the session opened: nothing of it to report
             raise
         _interrupted(opened)
-
-
-def _config(**options: Any) -> SessionConfig:
-    """Return the SessionConfig of the command's options; exit 2 naming the refused one."""
-    try:
-        return session_config(**options)
-    except ConfigError as e:
-        _refuse(e)
 
 
 FLAGS = {"contract_file": "--contract"}  # a SessionConfig field whose option is not --field-name
@@ -189,7 +182,7 @@ def _finish(opened: OpenSession, summary: SessionSummary, progress: bool) -> Non
 def _interrupted(opened: OpenSession) -> None:
     """Say what Ctrl-C (or SIGTERM) left behind, and exit 130."""
     contract = opened.contract
-    if opened.sealed != "interrupted":  # the session had ended: Ctrl-C stopped its Lean checks
+    if opened.summary is not None:  # the session had ended: Ctrl-C stopped its Lean checks
         console.print(Text.assemble(("interrupted", "yellow"), ": " + _pending_line(opened.lean_left or 0, contract)))
         raise typer.Exit(130)
     lean_line = (_pending_line(opened.lean_left or 0, contract) if opened.worker is not None else

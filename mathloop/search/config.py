@@ -24,6 +24,14 @@ class ConfigError(ValueError):
         super().__init__(reason if field is None or plain else f"{field}: {reason}")
         self.reason, self.field, self.plain = reason, field, plain
 
+    @classmethod
+    def of(cls, e: ValidationError) -> "ConfigError":
+        """Return the refusal of the first field `e` refused (`budget: Input should be greater than or equal to 1`)."""
+        first = e.errors()[0]
+        field = ".".join(str(p) for p in first["loc"]) or None
+        reason = str(first["msg"]).removeprefix("Value error, ")
+        return cls(reason, field, plain=field is None)
+
 
 class SessionConfig(BaseModel):
     """Everything `open_session` needs to assemble a session; `mathloop run`'s options, one field each.
@@ -74,6 +82,12 @@ class SessionConfig(BaseModel):
     recheck: float = Field(DEFAULT_RECHECK, ge=0.0, le=1.0)
     options: dict[str, Any] | None = None
 
+    def __init__(self, **fields: Any) -> None:
+        try:
+            super().__init__(**fields)
+        except ValidationError as e:  # one exception for every refused option, naming it
+            raise ConfigError.of(e) from None
+
     @field_validator("start")
     @classmethod
     def _known_start(cls, start: str) -> str:
@@ -107,22 +121,6 @@ class SessionConfig(BaseModel):
         if self.insecure_executor:
             out["insecure_executor"] = True
         return out
-
-
-def session_config(**fields: Any) -> SessionConfig:
-    """Return the SessionConfig of `fields`.
-
-    Raises:
-        ConfigError: the first refused field, named (`budget: Input should be greater than or equal to 1`), or a
-            message that names what is missing.
-    """
-    try:
-        return SessionConfig(**fields)
-    except ValidationError as e:
-        first = e.errors()[0]
-        field = ".".join(str(p) for p in first["loc"]) or None
-        reason = str(first["msg"]).removeprefix("Value error, ")
-        raise ConfigError(reason, field, plain=field is None) from None
 
 
 def named_contract(target: str | None, contract_file: Path | None = None) -> Contract:

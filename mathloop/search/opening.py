@@ -24,7 +24,7 @@ from mathloop.lean.worker import LeanWorker
 from mathloop.propose.base import Proposer
 from mathloop.search.config import SessionConfig, named_contract
 from mathloop.search.loop import LineageRefused, Observer, SeedRefused, Session, SessionLimits, SessionSummary
-from mathloop.search.proposers import build_proposer
+from mathloop.search.proposers import build_proposer, with_start
 from mathloop.store.engine import make_engine
 from mathloop.store.repository import Repository
 
@@ -42,6 +42,7 @@ class OpenSession:
     Attributes:
         resumed: Lean-pending commits of earlier sessions handed to the Lean worker when the session opened.
         deadline: the `time.monotonic()` instant the config's time limit ends the run, Lean included (None: none).
+        summary: what `run()` did (None: it has not run to its end).
         sealed: the outcome the session row was sealed with (None: still open).
         lean_left: commits left without a Lean result when the worker was stopped (None: not stopped).
     """
@@ -58,6 +59,7 @@ class OpenSession:
     worker: LeanWorker | None
     resumed: int = 0
     deadline: float | None = None
+    summary: SessionSummary | None = None
     sealed: str | None = None
     lean_left: int | None = None
     _lean_open: bool = field(default=False, repr=False)
@@ -68,6 +70,7 @@ class OpenSession:
             summary = self.session.run(self.proposer, self.limits, observer)
         finally:
             self.checker.close()  # every checker child and the executor stop when the session does, however it ends
+        self.summary = summary
         self.seal(summary.outcome)
         return summary
 
@@ -115,14 +118,17 @@ def open_session(config: SessionConfig, *, since: float | None = None) -> Iterat
     contract = named_contract(config.target, config.contract_file)
     target = build_target(contract)
     budget = config.budget or contract.default_budget
-    proposer = build_proposer(config, contract, target)
+    inner = build_proposer(config, contract, target)
+    proposer = with_start(config.start, target, inner)
     repo = Repository(make_engine(config.db))
     try:
         repo.ensure_contract(contract)
-        if getattr(proposer, "archive", False) is None:  # the evolve loop's parents come from this store
+        if config.form == "program":  # the evolve loop's parents come from this store
+            from mathloop.propose.program_proposer import ProgramProposer
             from mathloop.search.program_archive import ProgramArchive
 
-            setattr(proposer, "archive", ProgramArchive(repo.engine, contract))
+            if isinstance(inner, ProgramProposer):
+                inner.archive = ProgramArchive(repo.engine, contract)
         session_id = repo.start_session(contract.sha256, proposer.name, config.seed, config.recorded(budget))
         with _sealed_on_failure(repo, session_id):
             opened = _assemble(config, contract, target, proposer, repo, session_id, budget, deadline)

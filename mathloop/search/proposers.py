@@ -13,16 +13,12 @@ SPECS = "local, openai, openai+local, replay:FILE, program:PATH"
 
 
 def build_proposer(config: SessionConfig, contract: Contract, target: Any) -> Proposer:
-    """Return the proposer `config` names, wrapped for its `start` (the published construction first, or not).
+    """Return the proposer `config` names (`with_start` puts the published construction first).
 
     Raises:
-        ConfigError: an unknown or unusable proposer, model option or start, named by its field.
+        ConfigError: an unknown or unusable proposer or model option, named by its field.
         SandboxUnavailable: program proposals asked for where no sandbox can be made.
     """
-    return _with_start(config.start, target, _proposer(config, contract, target))
-
-
-def _proposer(config: SessionConfig, contract: Contract, target: Any) -> Proposer:
     spec, seed = config.proposer, config.seed
     if spec.startswith("program:"):
         from mathloop.propose.program_files import ProgramFileError, ProgramFileProposer
@@ -86,8 +82,12 @@ def _program_proposer(config: SessionConfig, contract: Contract, target: Any) ->
         raise ConfigError(str(e)) from None
 
 
-def _with_start(start: str, target: Any, prop: Proposer) -> Proposer:
-    """Return the proposer for `start`: itself (head), or the published construction first (published)."""
+def with_start(start: str, target: Any, prop: Proposer) -> Proposer:
+    """Return the proposer for `start`: itself (head), or the published construction first (published).
+
+    Raises:
+        ConfigError: the target ships no published construction, or an unreadable one (field `start`).
+    """
     if start == "head":
         return prop
     from mathloop.targets.base import Malformed

@@ -10,14 +10,14 @@ import pytest
 from sqlmodel import Session as DB
 
 from mathloop.check.executors import LocalPool
-from mathloop.search.config import ConfigError, SessionConfig, session_config
+from mathloop.search.config import ConfigError, SessionConfig
 from mathloop.search.opening import open_session
 from mathloop.store.models import SessionRow
 from tests.support.procs import TAG_VAR, new_tag, tagged, wait_gone
 
 
 def _config(contract, tmp_path, **extra) -> SessionConfig:
-    return session_config(contract_file=contract.path, db=str(tmp_path / "store.db"), **extra)
+    return SessionConfig(contract_file=contract.path, db=str(tmp_path / "store.db"), **extra)
 
 
 def _outcome(opened) -> str | None:
@@ -39,18 +39,18 @@ def _lean_threads() -> list[threading.Thread]:
 ])
 def test_a_refused_field_is_named_with_the_reason(fields, field, words):
     with pytest.raises(ConfigError) as e:
-        session_config(**fields)
+        SessionConfig(**fields)
     assert e.value.field == field and str(e.value).startswith(f"{field}: ") and words in e.value.reason
 
 
 def test_a_config_without_a_target_or_a_contract_file_says_so():
     with pytest.raises(ConfigError, match="give a TARGET name or --contract FILE") as e:
-        session_config(db="x.db")
+        SessionConfig(db="x.db")
     assert e.value.plain and e.value.field is None
 
 
 def test_a_config_is_frozen():
-    config = session_config(target="toy")
+    config = SessionConfig(target="toy")
     with pytest.raises(ValueError):
         config.budget = 3  # type: ignore[misc]
 
