@@ -65,11 +65,13 @@ class OpenSession:
     _lean_open: bool = field(default=False, repr=False)
 
     def run(self, observer: Observer | None = None) -> SessionSummary:
-        """Run the session to its end; its checker children stop then, and the row is sealed with its outcome."""
-        try:
-            summary = self.session.run(self.proposer, self.limits, observer)
-        finally:
-            self.checker.close()  # every checker child and the executor stop when the session does, however it ends
+        """Run the session to its end; its checker children stop then, and the row is sealed with its outcome.
+
+        A session that raises is sealed, its Lean worker stopped and its checkers closed, in that order, when
+        open_session's `with` is left (Ctrl-C stops Lean first: it records nothing more while the children stop).
+        """
+        summary = self.session.run(self.proposer, self.limits, observer)
+        self.checker.close()  # every checker child and the executor stop before the Lean wait
         self.summary = summary
         self.seal(summary.outcome)
         return summary
@@ -132,7 +134,7 @@ def open_session(config: SessionConfig, *, since: float | None = None) -> Iterat
         session_id = repo.start_session(contract.sha256, proposer.name, config.seed, config.recorded(budget))
         with _sealed_on_failure(repo, session_id):
             opened = _assemble(config, contract, target, proposer, repo, session_id, budget, deadline)
-        with opened.checker, _sigterm_ends_the_session():
+        with _sigterm_ends_the_session(), opened.checker:  # leaving: seal, stop Lean, close checkers, SIGTERM back
             try:
                 yield opened
             except BaseException as e:
