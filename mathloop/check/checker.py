@@ -219,8 +219,20 @@ def _said(out: CheckOutcome) -> str:
     return f"malformed ({out.malformed[:80]})" if out.malformed is not None else f"error ({str(out.error)[:80]})"
 
 
+def build_checker(contract: Contract, target: Any, *, executor: Executor | None = None,
+                  runner: CheckRunner | None = None, timeout_s: float | None = None,
+                  recheck: float = DEFAULT_RECHECK) -> Checker:
+    """Return the Checker of `contract` judged as `target`: the one construction every session, `check`, `bench`,
+    reward environment and evaluator uses (see Checker for the arguments).
+
+    `target` None only for a bare runner's checker (tests, embedders): a remote worker's evidence is then not held
+    to the target's name and version.
+    """
+    return Checker(contract, target=target, executor=executor, runner=runner, timeout_s=timeout_s, recheck=recheck)
+
+
 def checker_for(runner_or_checker: Any, contract: Contract, executor: Executor | None = None) -> Checker:
     """Return a Checker: the one given, or one over a bare runner (tests and embedders that pass a runner)."""
     if isinstance(runner_or_checker, Checker):
         return runner_or_checker
-    return Checker(contract, executor=executor, runner=runner_or_checker)
+    return build_checker(contract, None, executor=executor, runner=runner_or_checker)

@@ -1,4 +1,5 @@
-"""The `mathloop` command: the one place that composes concrete stores, targets, proposers and runners.
+"""The `mathloop` command: every subcommand parses its options, calls the library and prints (a search session is
+assembled in one place, `mathloop.search.opening.open_session`).
 
 Every subcommand is registered lazily: its module (and whatever heavy library it needs — openai, sqlmodel,
 numpy, flint, scipy, matplotlib, mpmath, sympy, networkx) is imported only when that subcommand runs or

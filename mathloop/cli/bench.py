@@ -10,7 +10,6 @@ with exit 1, keeping the results of the runs made so far (results.json, "complet
 from __future__ import annotations
 
 import json
-import time
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Optional
@@ -25,22 +24,22 @@ from mathloop.bench.spec import BenchSpec, ProposerSpec, SpecError, load_spec
 from mathloop.cli.common import console, err_console, fail, print_json
 from mathloop.contract import Contract
 from mathloop.domain import decimal_str
-from mathloop.check.checker import Checker
 from mathloop.outputs import OutputError, check_folder, write_text
-from mathloop.search.loop import SeedRefused, Session, SessionLimits
-from mathloop.store.engine import StoreError, make_engine
+from mathloop.search.config import ConfigError, SessionConfig
+from mathloop.search.loop import SeedRefused
+from mathloop.search.opening import open_session
+from mathloop.store.engine import StoreError
 from mathloop.store.repository import Repository
-from mathloop.targets import build_target
 
 
-def _proposer(p: ProposerSpec, spec: BenchSpec, contract: Contract, target: Any, seed: int):
-    if p.kind == "local":
-        return target.local_proposer(seed)
-    from mathloop.propose.openai_proposer import OpenAIOptions, build_openai_proposer
-
-    opts = OpenAIOptions(model=p.model, base_url=p.base_url, samples=spec.samples, temperature=spec.temperature,
-                         max_tokens=spec.max_tokens, concurrency=p.concurrency, request_timeout=p.request_timeout)
-    return build_openai_proposer(contract, target, opts, polish_seed=seed if p.kind == "openai+local" else None)
+def _config(p: ProposerSpec, spec: BenchSpec, contract: Contract, seed: int, db: Path) -> SessionConfig:
+    """Return the session of one run: the protocol's budget, time and sampling, the proposer, a fresh store, no Lean."""
+    named = {"contract_file": contract.path} if contract.source == "file" else {"target": contract.name}
+    return SessionConfig(**named, db=str(db), proposer=p.kind, seed=seed, budget=spec.budget,
+                         time_limit=spec.time_limit, samples=spec.samples, model=p.model, base_url=p.base_url,
+                         temperature=spec.temperature, max_tokens=spec.max_tokens, concurrency=p.concurrency,
+                         request_timeout=p.request_timeout, lean=False,
+                         options={"bench": spec.protocol_sha256, **p.identity()})
 
 
 def _export(contract: Contract, repo: Repository, run_dir: Path, spec: BenchSpec) -> str:
@@ -75,39 +74,26 @@ def _run(spec: BenchSpec, p: ProposerSpec, contract: Contract, seed: int,
     run_dir = out / "runs" / p.name / contract.name / f"seed-{seed}"
     try:
         run_dir.mkdir(parents=True)
-        repo = Repository(make_engine(str(run_dir / "store.db")))
-    except (OSError, StoreError) as e:
-        fail(f"-o {run_dir}: cannot write: {getattr(e, 'strerror', None) or e}")
-    target = build_target(contract)
+    except OSError as e:
+        fail(f"-o {run_dir}: cannot write: {e.strerror or e}")
     try:
-        prop = _proposer(p, spec, contract, target, seed)
-    except ValueError as e:
-        fail(f"{spec.path}: proposers.{p.name}: {e}")
-    repo.ensure_contract(contract)
-    session_id = repo.start_session(contract.sha256, prop.name, seed, {"bench": spec.protocol_sha256, **p.identity()})
-    checker = Checker(contract, target=target)
-    if spec.time_limit is not None:  # a check still running at the limit is cut there, as `run` cuts it
-        checker.set_deadline(time.monotonic() + spec.time_limit)
-    try:
-        summary = Session(contract, repo, checker, session_id).run(prop, SessionLimits(spec.budget, spec.time_limit,
-                                                                                        spec.samples))
+        with open_session(_config(p, spec, contract, seed, run_dir / "store.db")) as opened:
+            summary = opened.run()
+            repo = opened.repo
+            records = [c for c in repo.candidates(contract.sha256)
+                       if c.session_id == opened.session_id and c.proposer != "seed"]
+            row = run_row(proposer=p.identity(), contract=contract, seed=seed, records=records,
+                          head_bounds=summary.head.bounds, commits=summary.commits, seconds=summary.seconds,
+                          outcome=summary.outcome)
+            row["store"] = str((run_dir / "store.db").relative_to(out))
+            row["dataset"] = str((run_dir / _export(contract, repo, run_dir, spec)).relative_to(out))
+    except StoreError as e:
+        fail(f"-o {run_dir}: cannot write: {e}")
+    except ConfigError as e:
+        fail(f"{spec.path}: proposers.{p.name}: {e.reason}")
     except SeedRefused as e:
-        repo.end_session(session_id, f"seed refused: {e}")
         fail(str(e), 1)
-    except BaseException as e:  # no path leaves the run's session unsealed
-        repo.end_session(session_id, "interrupted" if isinstance(e, KeyboardInterrupt) else f"failed: {type(e).__name__}")
-        raise
-    finally:
-        checker.close()
-    repo.end_session(session_id, summary.outcome)
-    records = [c for c in repo.candidates(contract.sha256) if c.session_id == session_id and c.proposer != "seed"]
-    row = run_row(proposer=p.identity(), contract=contract, seed=seed, records=records,
-                  head_bounds=summary.head.bounds, commits=summary.commits, seconds=summary.seconds,
-                  outcome=summary.outcome)
-    row["store"] = str((run_dir / "store.db").relative_to(out))
-    row["dataset"] = str((run_dir / _export(contract, repo, run_dir, spec)).relative_to(out))
-    repo.engine.dispose()
-    return row, _unanswered(prop, summary.outcome)
+    return row, _unanswered(opened.proposer, summary.outcome)
 
 
 def _out_dir(out: Path | None, protocol_sha: str) -> Path:

@@ -12,7 +12,7 @@ from rich.text import Text
 from mathloop.bounded import MAX_CANDIDATE_BYTES, InputError, read_json
 from mathloop.cli.common import TARGET_HELP, contract_option, DB_HELP, bounds_json, console, fail, hypotheses_line, open_contract, print_json
 from mathloop.domain import Label, Verdict, canonical_json
-from mathloop.check.checker import Checker
+from mathloop.check.checker import Checker, build_checker
 from mathloop.check.outcome import CheckOutcome, WireError, evidence_from_json
 from mathloop.check.runner import verify_chain
 from mathloop.targets import build_target
@@ -70,7 +70,7 @@ def _run_program(path: Path, contract, seconds: float, as_json: bool) -> tuple[A
 
 def _checker(contract) -> Checker:
     """Return the checker `mathloop run` uses: a killable checker child with the contract's timeout, and the gate."""
-    return Checker(contract, target=build_target(contract))
+    return build_checker(contract, build_target(contract))
 
 
 def _parent_state(repo: Repository | None, head, contract, envelope: dict | None):

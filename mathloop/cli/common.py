@@ -13,7 +13,6 @@ from rich.text import Text
 
 from mathloop.contract import Contract, ContractError
 from mathloop.contract.model import REST_ON_LABEL
-from mathloop.targets import load_contract, load_file
 from mathloop.domain import Direction
 from mathloop.check.gate import bound_specs, decimal
 from mathloop.store.engine import StoreError, make_engine
@@ -66,17 +65,12 @@ def open_contract(target: Optional[str], contract_file: Optional[Path] = None) -
     A TARGET that is a path (ends in .toml) is read as a user contract too. With both, TARGET must
     name the user contract's implementation or its file stem.
     """
-    if target is None and contract_file is None:
-        fail("give a TARGET name or --contract FILE")
+    from mathloop.search.config import ConfigError, named_contract
+
     try:
-        if contract_file is None:
-            return load_contract(target)
-        contract = load_file(contract_file)
-    except ContractError as e:
+        return named_contract(target, contract_file)
+    except (ContractError, ConfigError) as e:
         fail(str(e))
-    if target is not None and target not in (contract.name, contract.target):
-        fail(f"TARGET {target!r} does not match --contract {contract_file} (implementation {contract.target!r})")
-    return contract
 
 
 def contract_line(contract: Contract) -> str:

@@ -4,90 +4,24 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import signal
 import time
 from pathlib import Path
-from typing import Optional
+from typing import Any, NoReturn, Optional
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
-from mathloop.cli.common import (TARGET_HELP, bounds_text, console, contract_line, contract_option, fail,
-                                 hypotheses_line, open_contract, open_repo)
+from mathloop.check.checker import DEFAULT_RECHECK
+from mathloop.cli.common import TARGET_HELP, bounds_text, console, contract_line, contract_option, fail, hypotheses_line
 from mathloop.cli.session_notes import counts_note, exhausted_hint
-from mathloop.contract import Contract
-from mathloop.lean.worker import LeanWorker
-from mathloop.propose.replay import ReplayFileError, ReplayProposer
-from mathloop.search.loop import LineageRefused, SeedRefused, Session, SessionLimits, SessionSummary
-from mathloop.check.checker import DEFAULT_RECHECK, Checker
-from mathloop.check.executors import TLS, executor_for
-from mathloop.targets import build_target
-from mathloop.targets.errors import MissingExtra
-
-def _proposer(spec: str, contract: Contract, target, seed: int, model_opts: dict, program_time: float = 30.0):
-    if spec.startswith("program:"):
-        from mathloop.cli.programs import program_runner
-        from mathloop.propose.program_files import ProgramFileError, ProgramFileProposer
-
-        path = Path(spec.removeprefix("program:"))
-        if not path.exists():
-            raise typer.BadParameter(f"program {path}: no such file or directory", param_hint="--proposer")
-        try:
-            return ProgramFileProposer(path, program_runner(target, f"--proposer {spec}", program_time))
-        except ProgramFileError as e:
-            raise typer.BadParameter(str(e), param_hint="--proposer") from None
-    if spec == "local":
-        try:
-            return target.local_proposer(seed)
-        except MissingExtra as e:  # an optional solver the local proposer needs: exit 2 naming the extra
-            raise typer.BadParameter(str(e), param_hint="--proposer") from None
-    if spec.startswith("replay:"):
-        path = Path(spec.removeprefix("replay:"))
-        if not path.is_file():
-            raise typer.BadParameter(f"replay file {path} does not exist", param_hint="--proposer")
-        try:
-            from mathloop.targets.spelling import canonical_payload
-
-            return ReplayProposer(path, lambda payload: canonical_payload(target, payload, contract.seed))
-        except ReplayFileError as e:  # unreadable as a whole: the user's error (bad lines are `malformed`)
-            raise typer.BadParameter(str(e), param_hint="--proposer") from None
-    if spec in ("openai", "openai+local"):
-        if not model_opts.get("model"):
-            raise typer.BadParameter("--model is required with --proposer openai", param_hint="--model")
-        if model_opts.get("form") == "program":
-            return _program_proposer(spec, contract, target, model_opts, program_time)
-        model_opts = {k: v for k, v in model_opts.items() if k != "prompt_chars"}
-        from mathloop.propose.openai_proposer import OpenAIOptions, build_openai_proposer
-
-        try:
-            opts = OpenAIOptions(**{k: v for k, v in model_opts.items() if v is not None})
-            return build_openai_proposer(contract, target, opts, polish_seed=seed if spec == "openai+local" else None)
-        except ValueError as e:  # a bad option or base URL: the message starts with the field name
-            raise typer.BadParameter(str(e)) from None
-    raise typer.BadParameter(f"unknown proposer {spec!r} (local, openai, openai+local, replay:FILE, program:PATH)",
-                             param_hint="--proposer")
-
-
-def _program_proposer(spec: str, contract: Contract, target, model_opts: dict, program_time: float):
-    """Return the evolve loop's proposer (the model writes programs; each runs in the sandbox), or exit 2."""
-    from mathloop.cli.programs import program_runner
-    from mathloop.propose.openai_proposer import OpenAIOptions
-    from mathloop.propose.program_prompt import PromptLimits
-    from mathloop.propose.program_proposer import build_program_proposer
-
-    if spec != "openai":
-        raise typer.BadParameter("--form program: only with --proposer openai (a program is its own optimiser)",
-                                 param_hint="--form")
-    prompt_chars = model_opts.pop("prompt_chars", None) or PromptLimits().max_chars
-    runner = program_runner(target, "--form program", program_time)
-    try:
-        opts = OpenAIOptions(**{k: v for k, v in model_opts.items() if v is not None})
-        return build_program_proposer(contract, target, opts, runner, None, PromptLimits(max_chars=prompt_chars))
-    except ValueError as e:  # a bad option or base URL: the message starts with the field name
-        raise typer.BadParameter(str(e)) from None
-
+from mathloop.contract import Contract, ContractError
+from mathloop.sandbox.errors import SandboxUnavailable
+from mathloop.search.config import ConfigError, SessionConfig
+from mathloop.search.loop import LineageRefused, SeedRefused, SessionSummary
+from mathloop.search.opening import ExecutorUnavailable, OpenSession, open_session
+from mathloop.store.engine import StoreError
 
 START_UP_S = 15.0  # a `mathloop run` process is younger than this when the command starts, even on a loaded machine
 
@@ -107,42 +41,19 @@ def _process_age() -> float:
     return age if 0.0 <= age <= START_UP_S else 0.0
 
 
-def _with_start(start: str, target, prop):
-    """Return the proposer for `--start`: itself (head), or the published construction first (published)."""
-    if start == "head":
-        return prop
-    if start != "published":
-        raise typer.BadParameter(f"unknown start {start!r} (head, published)", param_hint="--start")
-    from mathloop.targets.base import Malformed
-
-    try:
-        published = target.published_start()
-    except Malformed as e:
-        raise typer.BadParameter(str(e), param_hint="--start") from None
-    if published is None:
-        raise typer.BadParameter(f"target {target.name} ships no published construction to start from",
-                                 param_hint="--start")
-    from mathloop.targets.published_start import PublishedFirst
-
-    return PublishedFirst(published, prop)
-
-
-def _terminate(signum, frame) -> None:
-    raise KeyboardInterrupt
-
-
 class _Console:
     """The loop's observer: the session's header, a live progress bar (best bound, commits, label counts), and the
     summary table at the end (with the lineage's counts as `status` shows them)."""
 
-    def __init__(self, contract: Contract, progress: Progress) -> None:
-        self.contract, self.progress = contract, progress
-        self.engine = None      # the store's engine, for the lineage's counts (set once the store is open)
-        self.executor = ""      # "local pool (2 workers); 4 proposals per round" (set once the checker is built)
-        self.lean = ""          # what the Lean worker does beside the session (resumed commits), if anything
-        self.budget = 0
-        self.task = None
-        self.proposer = "local"  # the proposer's name (set once it is built): the exhausted note depends on it
+    def __init__(self, opened: OpenSession, progress: Progress) -> None:
+        self.contract, self.progress = opened.contract, progress
+        self.engine = opened.repo.engine  # the store's engine, for the lineage's counts
+        self.executor = f"{opened.checker.name}; {opened.limits.samples} proposals per round"
+        self.lean = (f"Lean: resuming {opened.resumed} commit(s) left pending by earlier sessions, checked beside this "
+                     "one (--no-lean skips Lean)") if opened.resumed else ""
+        self.budget = opened.limits.budget
+        self.task: Any = None
+        self.proposer = opened.proposer.name  # the exhausted note depends on it
 
     def started(self, head) -> None:
         c = self.contract
@@ -211,108 +122,74 @@ def run(
                                   "executor's head-moving answers re-checked in the session."),
 ) -> None:
     """Run a search session: propose, check, gate, and commit only strict progress."""
-    # the whole command's deadline, Lean included, counted from the process's start as `time` counts it
-    deadline = None if time_limit is None else time.monotonic() - _process_age() + time_limit
-    contract = open_contract(target, contract_file)
+    # the whole command's time limit, Lean included, counts from the process's start as `time` counts it
+    since = time.monotonic() - _process_age()
     bar = Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                    console=console, disable=not progress, transient=False)
-    shown = _Console(contract, bar)
-    tgt = build_target(contract)
-    budget = budget or contract.default_budget
-    model_opts = dict(model=model, base_url=base_url, samples=samples, temperature=temperature, max_tokens=max_tokens,
-                      concurrency=concurrency, request_timeout=request_timeout, max_tokens_total=max_tokens_total,
-                      repeat_retries=repeat_retries, form=form)
-    inner = _proposer(proposer, contract, tgt, seed, {**model_opts, "prompt_chars": prompt_chars}, program_time)
-    prop = _with_start(start, tgt, inner)
-    shown.proposer = prop.name
-    repo = open_repo(db)
-    repo.ensure_contract(contract)
-    if getattr(inner, "archive", False) is None:  # the evolve loop's parents come from this store
-        from mathloop.search.program_archive import ProgramArchive
-
-        inner.archive = ProgramArchive(repo.engine, contract)
-    options = {"budget": budget, "time_limit": time_limit, "samples": samples, "proposer": proposer, "start": start,
-               **{k: v for k, v in model_opts.items() if v is not None}}
-    if proposer.startswith("program:") or form == "program":
-        options["program_time"] = program_time
-    if form == "program" and prompt_chars is not None:
-        options["prompt_chars"] = prompt_chars  # stored with the session: the limits every program ran under
-    if insecure_executor:
-        options["insecure_executor"] = True  # stored with the session: `status` shows it
-    session_id = repo.start_session(contract.sha256, prop.name, seed, options)
-    tls = TLS(tls_ca, tls_cert, tls_key) if (tls_ca and tls_cert and tls_key) else None
+    opened: OpenSession | None = None
     try:
-        pool = executor_for(executor, workers, tls=tls, insecure=insecure_executor) \
-            if (workers > 1 or executor != "local") else None  # the Checker gives it the contract's timeout
-    except (ValueError, OSError) as e:
-        repo.end_session(session_id, f"executor unavailable: {e}")
+        config = SessionConfig(target=target, contract_file=contract_file, db=db, proposer=proposer, budget=budget,
+                               time_limit=time_limit, seed=seed, start=start, samples=samples, model=model,
+                               base_url=base_url, temperature=temperature, max_tokens=max_tokens,
+                               concurrency=concurrency, request_timeout=request_timeout,
+                               max_tokens_total=max_tokens_total, repeat_retries=repeat_retries, form=form, lean=lean,
+                               program_time=program_time, prompt_chars=prompt_chars, workers=workers,
+                               executor=executor, tls_ca=tls_ca, tls_cert=tls_cert, tls_key=tls_key,
+                               insecure_executor=insecure_executor, recheck=recheck)
+        with open_session(config, since=since) as opened:
+            with bar:
+                summary = opened.run(_Console(opened, bar))
+            _finish(opened, summary, progress)
+    except (ContractError, SandboxUnavailable, StoreError) as e:
+        fail(str(e))
+    except ConfigError as e:
+        _refuse(e)
+    except ExecutorUnavailable as e:
         fail(f"--executor: {e}", 2)
-    checker = Checker(contract, target=tgt, executor=pool, recheck=recheck)
-    samples = max(samples, checker.in_flight)  # keep enough in flight that no worker waits (Executor.in_flight)
-    shown.engine, shown.budget = repo.engine, budget
-    shown.executor = f"{checker.name}; {samples} proposals per round"
-    worker = LeanWorker(repo.engine, contract.sha256, tgt) if lean else None
-    if worker is not None:
-        shown.lean = _resume_pending(worker, repo, contract)
-    session = Session(contract, repo, checker, session_id,
-                      on_commit=(lambda c, ev: worker.submit(c.hash, ev)) if worker is not None else None)
-    # SIGTERM ends the session like Ctrl-C: the store is consistent after every candidate anyway.
-    previous = signal.signal(signal.SIGTERM, _terminate)
-    try:
-        summary = None
-        with checker:  # every checker child and the executor stop when the session does, however it ends
-            try:
-                with bar:
-                    summary = session.run(prop, SessionLimits(budget, time_limit, samples, deadline=deadline), shown)
-            except SeedRefused as e:
-                repo.end_session(session_id, f"seed refused: {e}")
-                fail(str(e), 1)
-            except LineageRefused as e:
-                repo.end_session(session_id, "refused: a commit of the lineage failed a quarantine re-check")
-                fail(str(e), 1)
-            except KeyboardInterrupt:
-                repo.end_session(session_id, "interrupted")
-                lean_line = (_pending_line(worker.cancel(), contract) if worker is not None else
-                             f"its commits stay Lean-pending (--no-lean): `mathloop lean-check {contract.name}` checks them.")
-                console.print(Text.assemble(("interrupted", "yellow"), ": every processed candidate is recorded; the head "
-                                            "is consistent; " + lean_line))
-                raise typer.Exit(130)
-            except BaseException as e:  # no path leaves the session unsealed; the error itself still surfaces
-                if not isinstance(e, (typer.Exit, SystemExit)):
-                    repo.end_session(session_id, f"failed: {type(e).__name__}: {str(e)[:200]}")
-                raise
-            finally:
-                if worker is not None and summary is None:
-                    worker.close(kill=True)
-        repo.end_session(session_id, summary.outcome)
-        if worker is not None:
-            _wait_for_lean(worker, progress, contract, deadline)
-        stats = prop.stats()
-        if stats:
-            stats = dataclasses.asdict(stats) if dataclasses.is_dataclass(stats) else dict(stats)
-            console.print("proposer: " + ", ".join(f"{k} {v}" for k, v in stats.items()), highlight=False)
-        if summary.failed_commits:
-            fail(f"{len(summary.failed_commits)} commit(s) of this session, answered by a quarantined worker, failed "
-                 f"the session's re-check (first {summary.failed_commits[0][:12]}): the chain is append-only, the "
-                 "commits stay and `mathloop audit` fails from the first; `status` shows them", 1)
-    finally:  # an in-process caller (tests, notebooks) gets its own SIGTERM handler back
-        signal.signal(signal.SIGTERM, previous)
+    except (SeedRefused, LineageRefused) as e:
+        fail(str(e), 1)
+    except KeyboardInterrupt:
+        if opened is None:  # before the session opened: nothing of it to report
+            raise
+        _interrupted(opened)
 
 
-def _resume_pending(worker: LeanWorker, repo, contract: Contract) -> str:
-    """Hand the lineage's Lean-pending commits (no attestation yet: interrupted, or made with --no-lean) to the
-    worker, oldest first; return the line that says so ("" when there are none)."""
-    from mathloop.lean import attest
+FLAGS = {"contract_file": "--contract"}  # a SessionConfig field whose option is not --field-name
 
-    todo = attest.unattested(repo, contract.sha256)
-    for c in todo:
-        cand = repo.candidate(c.candidate_id)
-        if cand is not None and cand.evidence is not None:  # a commit without evidence is the audit's finding
-            worker.submit(c.hash, cand.evidence)
-    if not todo:
-        return ""
-    return (f"Lean: resuming {len(todo)} commit(s) left pending by earlier sessions, checked beside this one "
-            "(--no-lean skips Lean)")
+
+def _refuse(e: ConfigError) -> NoReturn:
+    """Exit 2 with the refused option: its own error line, or a usage error naming the option."""
+    if e.plain:
+        fail(e.reason)
+    hint = None if e.field is None else FLAGS.get(e.field, "--" + e.field.replace("_", "-"))
+    raise typer.BadParameter(e.reason, param_hint=hint)
+
+
+def _finish(opened: OpenSession, summary: SessionSummary, progress: bool) -> None:
+    """After the session: its Lean checks, the proposer's statistics, and exit 1 if a quarantined commit failed."""
+    if opened.worker is not None:
+        _wait_for_lean(opened, progress)
+    stats = opened.proposer.stats()
+    if stats:
+        stats = dataclasses.asdict(stats) if dataclasses.is_dataclass(stats) else dict(stats)
+        console.print("proposer: " + ", ".join(f"{k} {v}" for k, v in stats.items()), highlight=False)
+    if summary.failed_commits:
+        fail(f"{len(summary.failed_commits)} commit(s) of this session, answered by a quarantined worker, failed "
+             f"the session's re-check (first {summary.failed_commits[0][:12]}): the chain is append-only, the "
+             "commits stay and `mathloop audit` fails from the first; `status` shows them", 1)
+
+
+def _interrupted(opened: OpenSession) -> None:
+    """Say what Ctrl-C (or SIGTERM) left behind, and exit 130."""
+    contract = opened.contract
+    if opened.summary is not None:  # the session had ended: Ctrl-C stopped its Lean checks
+        console.print(Text.assemble(("interrupted", "yellow"), ": " + _pending_line(opened.lean_left or 0, contract)))
+        raise typer.Exit(130)
+    lean_line = (_pending_line(opened.lean_left or 0, contract) if opened.worker is not None else
+                 f"its commits stay Lean-pending (--no-lean): `mathloop lean-check {contract.name}` checks them.")
+    console.print(Text.assemble(("interrupted", "yellow"), ": every processed candidate is recorded; the head "
+                                "is consistent; " + lean_line))
+    raise typer.Exit(130)
 
 
 def _pending_line(n: int, contract: Contract) -> str:
@@ -323,23 +200,18 @@ def _pending_line(n: int, contract: Contract) -> str:
             "checks them.")
 
 
-def _wait_for_lean(worker: LeanWorker, progress: bool, contract: Contract, deadline: float | None) -> None:
+def _wait_for_lean(opened: OpenSession, progress: bool) -> None:
     """Wait for the session's Lean checks with a progress line, until the run's deadline; Ctrl-C or the deadline
     leaves the rest pending (nothing recorded about them)."""
-    left = None if deadline is None else max(0.0, deadline - time.monotonic())
-    try:
-        with Progress(TextColumn("Lean: {task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
-                      TimeElapsedColumn(), console=console, disable=not progress, transient=False) as bar:
-            task = bar.add_task("checking commits", total=max(worker.submitted, 1))
-            done = worker.wait(lambda n, total: bar.update(task, completed=n, total=max(total, 1)), timeout_s=left)
-    except KeyboardInterrupt:
-        console.print(Text.assemble(("interrupted", "yellow"), ": " + _pending_line(worker.cancel(), contract)))
-        raise typer.Exit(130)
-    if done:
-        worker.close()
-    else:
-        n = worker.cancel()
-        console.print(f"Lean: the time limit ended the checks; {_pending_line(n, contract)}", highlight=False)
+    worker, contract = opened.worker, opened.contract
+    assert worker is not None
+    with Progress(TextColumn("Lean: {task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=console, disable=not progress, transient=False) as bar:
+        task = bar.add_task("checking commits", total=max(worker.submitted, 1))
+        done = opened.wait_for_lean(lambda n, total: bar.update(task, completed=n, total=max(total, 1)))
+    if not done:
+        console.print(f"Lean: the time limit ended the checks; {_pending_line(opened.lean_left or 0, contract)}",
+                      highlight=False)
     counts: dict[str, int] = {}
     for out in worker.outcomes.values():
         if out.status != "pending":

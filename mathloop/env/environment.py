@@ -24,7 +24,7 @@ from typing import Any, Mapping, Sequence
 from mathloop.contract import Contract
 from mathloop.targets import load_contract
 from mathloop.domain import Label, fraction_str, sha256_hex
-from mathloop.check.checker import Checker
+from mathloop.check.checker import build_checker
 from mathloop.check.executors import LocalPool
 from mathloop.env.prompting import context_at, messages_at
 from mathloop.env.reference import Reference, StoreCommit, reference_state
@@ -122,7 +122,7 @@ class Environment:
             pool = LocalPool(workers, float(timeout_s or self.contract.check_timeout_s))
         self._pool = pool
         # The one checking object: the pool's children check, `decide` judges (bracket limits from a store reference).
-        self._checker = Checker(self.contract, target=self.target, runner=pool, timeout_s=pool.timeout_s)
+        self._checker = build_checker(self.contract, self.target, runner=pool, timeout_s=pool.timeout_s)
         self._count_lock = threading.Lock()
         self.checks_run = 0  # child-process checks while scoring (cache hits and malformed replies need none)
         try:

@@ -106,7 +106,7 @@ class CertifiedEvaluator:
 
     def __init__(self, target: Any, db: str, *, system: str, program_time: float = 60.0, bound: str | None = None,
                  packages: tuple[str, ...] | None = None) -> None:
-        from mathloop.check.checker import Checker
+        from mathloop.check.checker import build_checker
         from mathloop.sandbox import Sandbox, SandboxLimits, SandboxUnavailable, probe
         from mathloop.store.engine import make_engine
         from mathloop.store.repository import Repository
@@ -127,7 +127,7 @@ class CertifiedEvaluator:
         self.repo.ensure_contract(self.contract)
         seconds = max(1, math.ceil(program_time))
         self.runner = ProgramRunner(self.target, Sandbox(pkgs), SandboxLimits(wall_s=program_time, cpu_s=seconds))
-        self.checker = Checker(self.contract, target=self.target)
+        self.checker = build_checker(self.contract, self.target)
 
     def close(self) -> None:
         """Stop the checker child."""

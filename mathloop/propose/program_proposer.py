@@ -35,7 +35,7 @@ class ProgramProposer(Proposer):
                  runner: ProgramRunner, archive: Any, limits: PromptLimits | None = None) -> None:
         self.contract, self.target, self.options, self.endpoint = contract, target, options, endpoint
         self.runner, self.limits = runner, limits or PromptLimits()
-        self.archive = archive  # a ProgramArchive of the session's store (the CLI sets it once the store is open)
+        self.archive = archive  # a ProgramArchive of the session's store (open_session sets it once the store is open)
         self.name = f"openai:{options.model}"
         self._requests = self._replies = self._failed = self._prompt_tokens = self._completion_tokens = 0
         self._consecutive_failures = 0

@@ -119,3 +119,21 @@ class ProgramRunner:
             excerpt = {"program_sha256": out.record["sha256"]}
             return Proposal(excerpt, proposer, full, malformed=out.malformed[:_EXCERPT])
         return Proposal(out.payload, proposer, full)
+
+
+def sandboxed_runner(target: Any, what: str, seconds: float) -> ProgramRunner:
+    """Return a ProgramRunner for `target` whose programs run `seconds` (wall clock and CPU) each in the sandbox.
+
+    There is no unsandboxed fallback: a program is hostile code and runs in a sandbox or not at all.
+
+    Raises:
+        SandboxUnavailable: no sandbox can be made here; the message starts with `what` (the option that asked).
+    """
+    import math
+
+    from mathloop.sandbox import Sandbox, SandboxLimits, SandboxUnavailable, probe
+
+    why = probe()
+    if why is not None:
+        raise SandboxUnavailable(f"{what}: programs run only in a sandbox, and none can be made here: {why}")
+    return ProgramRunner(target, Sandbox(), SandboxLimits(wall_s=seconds, cpu_s=max(1, math.ceil(seconds))))

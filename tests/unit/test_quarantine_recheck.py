@@ -82,9 +82,9 @@ def test_status_shows_the_failed_recheck_and_run_refuses_to_extend_the_lineage(t
 
 def test_run_exits_1_when_a_commit_of_its_session_fails_the_quarantine_recheck(toy_contract, tmp_path, monkeypatch):
     import mathloop.check.checker as checker_module
-    import mathloop.cli.run as run_module
+    import mathloop.search.opening as opening
 
-    monkeypatch.setattr(run_module, "executor_for", lambda *a, **k: ForgingExecutor())
+    monkeypatch.setattr(opening, "executor_for", lambda *a, **k: ForgingExecutor())
     real = checker_module.Checker.__init__
 
     def scripted(self, *a, **k):
