@@ -25,6 +25,8 @@ from mathloop.cli.common import console, err_console, fail, print_json
 from mathloop.contract import Contract
 from mathloop.domain import decimal_str
 from mathloop.outputs import OutputError, check_folder, write_text
+from mathloop.propose.base import Proposer
+from mathloop.propose.openai_proposer import ProposerStats
 from mathloop.search.config import ConfigError, SessionConfig
 from mathloop.search.loop import SeedRefused
 from mathloop.search.opening import open_session
@@ -58,10 +60,10 @@ def _export(contract: Contract, repo: Repository, run_dir: Path, spec: BenchSpec
         fail(f"-o {e}")
 
 
-def _unanswered(prop: Any, outcome: str) -> str | None:
+def _unanswered(prop: Proposer, outcome: str) -> str | None:
     """Return why a model proposer's endpoint gave no reply in the whole run (None: it replied, or not a model)."""
-    stats = prop.stats() if hasattr(prop, "stats") else None
-    if stats is None or getattr(stats, "replies", 1) or not outcome.startswith("proposer stopped"):
+    stats = prop.stats()
+    if not isinstance(stats, ProposerStats) or stats.replies or not outcome.startswith("proposer stopped"):
         return None
     return (f"{stats.requests} requests, {stats.failed_requests} failed, no reply; "
             f"last failure: {stats.last_failure or 'none recorded'}")

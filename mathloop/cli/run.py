@@ -19,7 +19,7 @@ from mathloop.cli.session_notes import counts_note, exhausted_hint
 from mathloop.contract import Contract, ContractError
 from mathloop.sandbox.errors import SandboxUnavailable
 from mathloop.search.config import ConfigError, SessionConfig
-from mathloop.search.loop import LineageRefused, SeedRefused, SessionSummary
+from mathloop.search.loop import LineageRefused, Observer, SeedRefused, SessionSummary
 from mathloop.search.opening import ExecutorUnavailable, OpenSession, open_session
 from mathloop.store.engine import StoreError
 
@@ -41,7 +41,7 @@ def _process_age() -> float:
     return age if 0.0 <= age <= START_UP_S else 0.0
 
 
-class _Console:
+class _Console(Observer):
     """The loop's observer: the session's header, a live progress bar (best bound, commits, label counts), and the
     summary table at the end (with the lineage's counts as `status` shows them)."""
 

@@ -11,6 +11,7 @@ from sqlmodel import Session as DB
 
 from mathloop.check.executors import LocalPool
 from mathloop.search.config import ConfigError, SessionConfig
+from mathloop.search.loop import Observer
 from mathloop.search.opening import open_session
 from mathloop.store.models import SessionRow
 from tests.support.procs import TAG_VAR, new_tag, tagged, wait_gone
@@ -90,7 +91,7 @@ def test_an_exception_in_the_session_closes_the_pool_and_the_lean_worker_and_sea
 
 
 def test_ctrl_c_during_the_run_seals_it_interrupted_and_stops_the_checkers_and_lean(toy_contract, tmp_path, leak_tag):
-    class CtrlC:
+    class CtrlC(Observer):
         def candidate(self, label, head, summary):
             raise KeyboardInterrupt
 

@@ -19,10 +19,7 @@ from mathloop.targets.table_constant import TableConstant
 
 ROOT = Path(__file__).resolve().parents[2]
 # Sites that read a declared member name with getattr, each with why it is not discovery. Add nothing here.
-KNOWN = {
-    # bench.py belongs to the session assembly (issue 35 item 1); its `stats` probe is now always true there
-    ("mathloop/cli/bench.py", "stats"),
-}
+KNOWN: set[tuple[str, str]] = set()
 
 
 def _declared() -> set[str]:
