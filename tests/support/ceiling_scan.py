@@ -10,8 +10,9 @@ d_j = k_{j+1} - 2 k_j + k_{j-1} of the even node sequence (k_{-1} = k_1, k_{M+1}
 and D has a term only where k bends (a few hundred knots, not every node). The scan samples f on [0, 1]
 (one period t of the oscillating part when every a_i lies on hZ) and a(t) on [0, 1/2] in floats, then
 refines the lowest local minima with mpmath at 40 digits (golden section on a bracket of the sample).
-Nodes rounded one by one leave second differences of rounding size (~10^-12) between the knots: mpmath sums
-the terms with |d_j| >= SMALL and the rest enter as their bound h 2 sum|d_j| / (4 pi^2 t^2), subtracted.
+Nodes rounded one by one leave second differences of rounding size (~10^-12) between the knots; mpmath sums every
+term (a few hundred). Bounding the small ones instead, as this path once did, costs h 2 sum|d_j| / (4 pi^2 t^2),
+which near t = 0 exceeds f itself: a (1/80, 60) certificate's f(0.000885) = 3.0e-7 read as -2.6e-6.
 
 `sampled_minimum` is a heuristic, not a proof: a dip narrower than the sample spacing can be missed (the
 primal's first second path missed one of 1e-10 at (1/80, 5); tests/support/primal_scan.py now encloses that
@@ -71,17 +72,12 @@ def second_differences(c: dict[str, Any]) -> dict[int, Fraction]:
     return {j: v for j, v in d.items() if v != 0}
 
 
-SMALL = Fraction(1, 10**9)
-
-
 class Dual:
-    """f and a of a parsed dual, in floats (vectorised) and in mpmath (a lower bound: see the module doc)."""
+    """f and a of a parsed dual, in floats (vectorised) and in mpmath (every term of D, at the working precision)."""
 
     def __init__(self, c: dict[str, Any]) -> None:
         self.c = c
         self.d = second_differences(c)
-        self.big = {j: v for j, v in self.d.items() if abs(v) >= SMALL}
-        self.small = sum((2 * abs(v) for j, v in self.d.items() if abs(v) < SMALL), Fraction(0))
         self.j = np.array(sorted(self.d), dtype=float)
         self.dv = np.array([float(self.d[int(j)]) * (1.0 if j == 0 else 2.0) for j in self.j])
         self.h = float(c["h"])
@@ -101,19 +97,19 @@ class Dual:
         if getattr(self, "_key", None) != key:
             q = lambda x: mpmath.mpf(x.numerator) / x.denominator  # noqa: E731
             self._key = key
-            self._consts = ([(j, q(v) * (1 if j == 0 else 2)) for j, v in self.big.items()], q(self.c["h"]), q(self.small),
+            self._consts = ([(j, q(v) * (1 if j == 0 else 2)) for j, v in self.d.items()], q(self.c["h"]),
                             [(q(a / self.c["h"]), 2 * q(w)) for a, w in self.c["masses"]])
         return self._consts
 
     def f_mp(self, t: mpmath.mpf) -> mpmath.mpf:
-        """Return a lower bound for f(t): the big terms of D exactly, the small ones by their bound."""
-        big, h, rest, _ = self._mp()
+        """Return f(t) at the working precision (t > 0)."""
+        terms, h, _ = self._mp()
         two_pi_t = 2 * mpmath.pi * t
-        D = mpmath.fsum(v * mpmath.cos(j * two_pi_t) for j, v in big)
-        return 1 - h * (D + rest) / (4 * mpmath.pi**2 * t * t) + self.a_mp(t) - 1
+        D = mpmath.fsum(v * mpmath.cos(j * two_pi_t) for j, v in terms)
+        return 1 - h * D / (4 * mpmath.pi**2 * t * t) + self.a_mp(t) - 1
 
     def a_mp(self, t: mpmath.mpf) -> mpmath.mpf:
-        masses = self._mp()[3]
+        masses = self._mp()[2]
         return 1 + mpmath.fsum(w2 * mpmath.cos(2 * mpmath.pi * b * t) for b, w2 in masses)
 
 

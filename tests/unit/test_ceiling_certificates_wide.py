@@ -8,6 +8,9 @@ certificate projected onto its own knots (a float min f of -2.3e-5 became +5.3e-
 other to 4, then as above; 679 columns), stopped after round 4 (LP ceiling 0.6794647526, min f -8.2e-4 on its
 cuts), rationalised onto its knots, backed off by lam = 826795/957458 towards the (1/40, 60) certificate refined
 onto 1/80, knots rounded to 10^-15 (L down).
+(1/80, 60), 0.679455330775 (540 knots): committed by `mathloop run pair-correlation-rh-ceiling-wide` from an empty
+store (the session's own LP + mixing, no replay; the same candidate on 2026-12-04 and 2026-12-05): the kink-form LP's
+rounded optimum (LP ceiling 0.6794549) mixed with the same rows at margin 1e-4, lam = 31109/31250.
 Path one is the wide target's checker (exact conditions, Arb cells through the kinks). Path two
 (tests/support/ceiling_scan.py) shares no code with it: its own expansion of the knots, exact conditions in
 Fractions, f from the second-difference formula scanned in floats with its lowest minima refined in mpmath.
@@ -26,6 +29,7 @@ SUPPORT = Path(__file__).parents[1] / "support"
 CERTIFICATES = {
     "pair_correlation_ceiling_40_60.json": (F(18008035132183031, 26500968750000000), (F(1, 40), 60, 519, 2401, 119)),
     "pair_correlation_ceiling_80_60.json": (F(339736395426781, 500000000000000), (F(1, 80), 60, 559, 4801, 119)),
+    "pair_correlation_ceiling_80_60_540.json": (F(4246595817337563, 6250000000000000), (F(1, 80), 60, 540, 4801, 119)),
 }
 
 
