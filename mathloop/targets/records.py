@@ -18,15 +18,13 @@ import tomllib
 from enum import Enum
 from fractions import Fraction
 from importlib import resources
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any, Protocol
 
 from pydantic import BeforeValidator, model_validator
 
 from mathloop.contract.fields import Table, Text, refuse, validated
 from mathloop.contract.model import ContractError
 
-if TYPE_CHECKING:
-    from mathloop.targets.base import Target
 
 RECORDS_FILE = "records.toml"
 DIGITS = 12  # the `certified` and mathloop `value` strings: rounded outward to 12 digits after the point
@@ -209,7 +207,20 @@ def parse(text: str, where: str) -> ConstantRecords:
     return validated(ConstantRecords, data, where)
 
 
-def published_records(target_class: type[Target]) -> ConstantRecords | None:
+class RecordsHolder(Protocol):
+    """A target class as the records functions see it (the PublishedRecords capability of targets/base.py; named
+    here by shape so that records.py does not import base.py, which loads records through it)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def records_package(self) -> str | None: ...
+
+    def constant_records(self) -> ConstantRecords | None: ...
+
+
+def published_records(target_class: RecordsHolder) -> ConstantRecords | None:
     """Return the records of the constant a Target class bounds (`Target.constant_records()`), or None.
 
     Raises:
@@ -218,7 +229,7 @@ def published_records(target_class: type[Target]) -> ConstantRecords | None:
     return target_class.constant_records()
 
 
-def construction_file(target_class: type[Target], name: str) -> Any:
+def construction_file(target_class: RecordsHolder, name: str) -> Any:
     """Return the Traversable of a construction file named in the records (in the same data/ folder).
 
     Raises:

@@ -42,6 +42,12 @@ def _is_lean(p: psutil.Process) -> bool:
     return bool(argv) and (Path(argv[0]).name == "lean" or "lean_main" in " ".join(argv))
 
 
+def _as_from_a_terminal() -> None:
+    """Give the child SIGINT's default action, as a shell's foreground job has: a tier started in the background
+    inherits SIGINT ignored, and Python then installs no KeyboardInterrupt handler."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _wait_for_lean(proc: subprocess.Popen, limit_s: float = 120) -> bool:
     """Return True once a Lean process of `proc` runs (False if `proc` ended or `limit_s` passed first)."""
     me = psutil.Process(proc.pid)
@@ -83,7 +89,7 @@ def test_an_interrupted_lean_check_records_nothing_and_the_next_run_checks_it(tm
         db = tmp_path / f"s{i}.db"
         proc = subprocess.Popen([sys.executable, "-m", "mathloop", "run", "levinson-conrey", "--db", str(db),
                                  "--budget", "4", "--seed", str(i), "--no-progress"], cwd=ROOT, env=ENV,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_as_from_a_terminal)
         if _wait_for_lean(proc):
             time.sleep(rng.uniform(0.0, 0.4))  # into the kernel's probe, the support build or a commit's check
             proc.send_signal(signal.SIGINT)

@@ -91,11 +91,15 @@ def test_a_head_better_than_the_published_best_is_shown_as_beating_it_with_its_c
     assert sd.check(None, sd.parse(sd.read_candidate_file(Path(file)))).bounds["C10c"] == F(883883476483, 500000000000)
 
 
-def test_the_cli_prints_a_table_that_fits_80_columns_and_json_with_every_row():
+def test_the_cli_prints_a_table_that_fits_80_columns_and_json_with_every_row(monkeypatch):
     from typer.testing import CliRunner
 
     from mathloop.cli.app import app
+    from mathloop.cli.common import console
 
+    # the console takes its width from COLUMNS when first imported (whichever test imports it first): set it as a
+    # fresh process at 80 columns would
+    monkeypatch.setattr(console, "width", 80)
     res = CliRunner().invoke(app, ["records"], catch_exceptions=False, env={"COLUMNS": "80", "NO_COLOR": "1"})
     assert res.exit_code == 0, res.output
     assert max(len(line) for line in res.stdout.splitlines()) <= 80
