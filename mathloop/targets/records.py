@@ -3,7 +3,7 @@
 One file per constant of "Optimization Constants in Mathematics" (GitHub teorth/optimizationproblems), in the format
 of the project's records note: a `[constant]` table, `[[published]]` entries (who, the value as printed, date,
 source, the construction file stored beside it in `data/` or why it could not be obtained, and the value mathloop
-certifies for it, rounded outward to 12 digits) and `[[mathloop]]` entries (a certified value strictly better than
+certifies for it, rounded outward to 12 digits, with its Lean status) and `[[mathloop]]` entries (a certified value strictly better than
 the published best, with its exact value, certificate file, the command that re-certifies it and its Lean status).
 A target class names the package holding the file with `records_package` (targets/base.py), and the file with
 `records_file` when one package holds several constants (e.g. records-3b.toml, records-3c.toml); `published_bounds()`
@@ -75,6 +75,18 @@ FileName = Annotated[str, BeforeValidator(_file)]
 OptionalText = Annotated[str, BeforeValidator(_text)]
 
 
+class LeanStatus(str, Enum):
+    """What a records file may say of a construction's Lean status; "checked" is backed by the Lean tier's test.
+
+    A real kernel accepted the construction's rendered claims against mathloop's support modules ("checked"), the
+    target renders no Lean for it ("not rendered", e.g. above its Lean size), or it was not Lean-checked ("not run").
+    """
+
+    CHECKED = "checked"
+    NOT_RENDERED = "not rendered"
+    NOT_RUN = "not run"
+
+
 class Constant(Table):
     """The `[constant]` table: which constant of the table, and the target's bound obligation that bounds it."""
 
@@ -95,6 +107,7 @@ class Published(Table):
     source: Text
     construction: FileName = ""
     certified: OptionalDecimal = ""
+    lean: LeanStatus = LeanStatus.NOT_RUN
     why_not: OptionalText = ""
     # the contract that certifies the construction ("" = the widest contract of the records' target package) and,
     # for a recursive construction, the hypotheses (obligation ids of that contract) its bound is conditional on
@@ -107,6 +120,8 @@ class Published(Table):
             raise refuse("a record without a construction file must say why it could not be obtained", "why_not")
         if not self.construction and self.certified:
             raise refuse("nothing is certified without a construction file", "certified")
+        if self.lean is LeanStatus.CHECKED and not self.certified:
+            raise refuse("only a certified construction can be Lean-checked", "lean")
         if self.conditional_on and not self.contract:
             raise refuse("a conditional record names the contract whose hypotheses it rests on", "contract")
         return self
@@ -121,7 +136,7 @@ class Own(Table):
     date: Date
     construction: FileName
     command: Text
-    lean: Text
+    lean: LeanStatus
 
 
 class ConstantRecords(Table):

@@ -134,13 +134,13 @@ def _shipped(cls: type[Target], records: ConstantRecords) -> list[Entry]:
 
     folder = cls.records_package.replace(".", "/") + "/data/"
     out = [Entry(Fraction(p.certified), p.certified, p.who, "published", folder + p.construction,
-                 p.contract or contract, "not run", "", p.date, str(construction_file(cls, p.construction)),
+                 p.contract or contract, p.lean.value, "", p.date, str(construction_file(cls, p.construction)),
                  tuple(p.conditional_on))
            for p in records.published if p.certified]
     for own in records.mathloop:
         kind = "model" if own.who.startswith("model") else "program" if own.who.startswith("program") else "session"
         out.append(Entry(Fraction(own.value), own.value, own.who, kind, folder + own.construction, contract,
-                         own.lean, own.exact, own.date, str(construction_file(cls, own.construction))))
+                         own.lean.value, own.exact, own.date, str(construction_file(cls, own.construction))))
     return out
 
 
@@ -256,7 +256,9 @@ certify, from the published constructions stored with the targets (each re-certi
 12 digits) and from mathloop's own shipped records; `mathloop records --db STORE` adds every lineage's head in that
 store. **Beats it**: mathloop's value is better than the published best by more than one unit in its last printed
 place; a value marked "conditional on" rests on published theorems named as hypotheses of its contract (taken as
-given, not proved by mathloop). **Lean**: the Lean status of that construction's certificate ("not run": not
+given, not proved by mathloop). **Lean**: the Lean status of that construction's certificate ("checked": a real Lean
+kernel accepts its rendered claims against mathloop's own support modules, re-run for every such entry by the Lean
+test tier; "not rendered": the target renders no Lean for a construction of this kind or size; "not run": not
 Lean-checked as stored; run `mathloop check` and `mathloop lean-check` on a store that commits it).
 
 """

@@ -78,6 +78,9 @@ def test_a_valid_records_file_gives_the_best_published_entry_in_its_direction():
     ('construction = "a.txt"', 'construction = "../a.txt"', "published[0].construction", "no path"),
     ('direction = "lower"', 'direction = "down"', "constant.direction", "'upper' or 'lower'"),
     ('who = "A"', 'who = "A"\nscore = 1', "published[0].score", "unknown key"),
+    ('certified = "3.250000000000"', 'certified = "3.250000000000"\nlean = "yes"', "published[0].lean", "checked"),
+    ('why_not = "a recursive construction"', 'why_not = "a recursive construction"\nlean = "checked"',
+     "published[1].lean", "only a certified construction"),
 ])
 def test_a_bad_records_file_is_refused_naming_the_key(old, new, key, why):
     assert old in GOOD
@@ -118,6 +121,69 @@ def test_a_conditional_record_must_name_its_contract():
     with pytest.raises(ContractError, match="names the contract") as e:
         parse(bad, "x/records.toml")
     assert e.value.key == "published[0].contract"
+
+
+def _lean_checked():
+    """Every construction a records file shows `lean = "checked"`, published and mathloop's own."""
+    cases = []
+    for cls in _classes_with_records():
+        r = cls.constant_records()
+        files = [(p.construction, p.contract) for p in r.published if p.lean == "checked"]
+        files += [(o.construction, "") for o in r.mathloop if o.lean == "checked"]
+        cases += [pytest.param(cls.name, f, c, id=f"{cls.name}-{f}") for f, c in files]
+    return cases
+
+
+def test_lean_checked_entries_exist_for_every_target_with_lean_claims():
+    """The Lean tier below runs for constructions of each constant whose target renders Lean (not an empty list)."""
+    shown = {name for name, *_ in (c.values for c in _lean_checked())}
+    assert {"spencer-discrepancy", "furstenberg-sarkozy", "erdos-minimum-overlap", "sidon-autocorrelation"} <= shown
+
+
+@pytest.mark.lean
+@pytest.mark.slow  # the 30,000-step C1a records: about two minutes of Lean and 3 GB each
+@pytest.mark.parametrize("name, file, contract", _lean_checked())
+def test_every_record_shown_lean_checked_is_accepted_by_the_kernel_now(name, file, contract):
+    """`mathloop records` shows what records.toml says; here a real kernel backs every `lean = "checked"`,
+    through the same path a session's Lean worker takes (render, then check against the support modules)."""
+    from pathlib import Path
+
+    from mathloop.lean.commit import check_commit
+    from mathloop.lean.toolchain import discover
+    from mathloop.targets import build_target, load_contract
+
+    if not discover().available:
+        pytest.skip(f"no Lean here: {discover().reason}")
+    cls = target_class(name)
+    got = recertify(cls, file)
+    assert got.value is not None, got.reasons
+    target = build_target(load_contract(got.contract))
+    path = Path(str(construction_file(cls, file)))
+    ev = target.check(None, target.parse(target.read_candidate_file(path)))
+    outcome = check_commit(target, "0" * 64, ev, timeout_s=1800)
+    assert outcome.status == "checked", outcome.reasons
+
+
+def _not_rendered():
+    return [pytest.param(cls.name, p.construction, p.contract, id=f"{cls.name}-{p.construction}")
+            for cls in _classes_with_records() for p in cls.constant_records().published if p.lean == "not rendered"]
+
+
+@pytest.mark.slow  # each construction is checked first (the evidence is what Lean would render)
+@pytest.mark.parametrize("name, file, contract", _not_rendered())
+def test_every_record_shown_not_rendered_renders_no_lean(name, file, contract):
+    """`lean = "not rendered"` is what the target says of the construction, not a guess."""
+    from pathlib import Path
+
+    from mathloop.lean.commit import check_commit
+    from mathloop.targets import build_target, load_contract
+
+    cls = target_class(name)
+    got = recertify(cls, file)
+    target = build_target(load_contract(got.contract))
+    path = Path(str(construction_file(cls, file)))
+    ev = target.check(None, target.parse(target.read_candidate_file(path)))
+    assert check_commit(target, "0" * 64, ev).status == "not_rendered"
 
 
 @pytest.mark.parametrize("name, file, certified", _stored_constructions())

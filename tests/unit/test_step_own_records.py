@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction as F
-from pathlib import Path
 
 import pytest
 
@@ -52,27 +51,4 @@ def test_a_tampered_copy_of_an_own_record_does_not_certify_the_stated_value(tmp_
     exact, _ = step_recheck.recheck(WHICH[name], tmp_path / "t.json")
     assert exact != F(own.exact)
 
-
-def _lean_checked_records():
-    return [pytest.param(name, own, id=f"{name}-{own.construction}")
-            for name in WHICH for own in target_class(name).constant_records().mathloop if own.lean == "checked"]
-
-
-@pytest.mark.lean
-@pytest.mark.slow  # the 30,000-step C1a record: about two minutes of Lean and 3 GB
-@pytest.mark.parametrize("name, own", _lean_checked_records())
-def test_an_own_record_shown_lean_checked_is_accepted_by_the_kernel_now(name, own):
-    """`mathloop records` shows what records.toml says; here a real kernel backs every `lean = "checked"`,
-    through the same path a session's Lean worker takes (render, then check against the support modules)."""
-    from mathloop.lean.commit import check_commit
-    from mathloop.lean.toolchain import discover
-    from mathloop.targets import build_target, load_contract
-
-    if not discover().available:
-        pytest.skip(f"no Lean here: {discover().reason}")
-    got = recertify(target_class(name), own.construction)
-    target = build_target(load_contract(got.contract))
-    path = Path(str(construction_file(target_class(name), own.construction)))
-    ev = target.check(None, target.parse(target.read_candidate_file(path)))
-    outcome = check_commit(target, "0" * 64, ev, timeout_s=1800)
-    assert outcome.status == "checked", outcome.reasons
+# Lean: tests/unit/test_records.py::test_every_record_shown_lean_checked_is_accepted_by_the_kernel_now covers these.
