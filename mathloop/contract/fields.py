@@ -170,6 +170,10 @@ def _generic_reason(err: Mapping[str, Any]) -> str:
         return "missing"
     if kind == "extra_forbidden":
         return "unknown key"
+    if kind in ("greater_than_equal", "less_than_equal"):
+        ctx = err.get("ctx") or {}
+        limit = f">= {ctx.get('ge')}" if kind == "greater_than_equal" else f"<= {ctx.get('le')}"
+        return f"must be {limit}, got {repr(err.get('input'))[:60]}"
     if kind in _TYPE_NAMES:
         return f"must be {_TYPE_NAMES[kind]}, got {repr(err.get('input'))[:60]}"
     return str(err.get("msg", "invalid"))[:200]
