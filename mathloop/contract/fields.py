@@ -170,14 +170,15 @@ def _generic_reason(err: Mapping[str, Any]) -> str:
         return "missing"
     if kind == "extra_forbidden":
         return "unknown key"
-    if kind in ("greater_than_equal", "less_than_equal"):
-        ctx = err.get("ctx") or {}
-        limit = f">= {ctx.get('ge')}" if kind == "greater_than_equal" else f"<= {ctx.get('le')}"
-        return f"must be {limit}, got {repr(err.get('input'))[:60]}"
+    if kind in _LIMITS:
+        op, name = _LIMITS[kind]
+        return f"must be {op} {(err.get('ctx') or {}).get(name)}, got {repr(err.get('input'))[:60]}"
     if kind in _TYPE_NAMES:
         return f"must be {_TYPE_NAMES[kind]}, got {repr(err.get('input'))[:60]}"
     return str(err.get("msg", "invalid"))[:200]
 
 
+_LIMITS = {"greater_than_equal": (">=", "ge"), "greater_than": (">", "gt"), "less_than_equal": ("<=", "le"),
+           "less_than": ("<", "lt")}
 _TYPE_NAMES = {"string_type": "a string", "int_type": "an integer", "float_type": "a number", "bool_type": "true or false",
                "list_type": "a list", "dict_type": "a table"}
