@@ -158,7 +158,10 @@ def first_error(e: ValidationError, data: Any, prefix: str = "", root: str = "<c
             parts.append(str(step))
             node = node.get(step) if isinstance(node, dict) else None
     if ctx.get("field"):
-        parts.append(ctx["field"])
+        if str(ctx["field"]).startswith("[") and parts:  # an entry of the list the error is about
+            parts[-1] += ctx["field"]
+        else:
+            parts.append(ctx["field"])
     return ".".join(parts) or root, ctx.get("reason") or _generic_reason(err)
 
 
