@@ -104,6 +104,29 @@ def atomic_write(path: Path | str, data: bytes | str, *, mode: int | None = None
 
 
 @contextmanager
+def atomic_dir(path: Path | str, *, mode: int | None = None) -> Iterator[Path]:
+    """Yield an empty temporary directory beside `path`; when the body returns it is renamed onto `path`.
+
+    For caches built whole (a compiled library, a prelude): whatever is at `path` then (an earlier build that
+    did not complete) is removed first. The mode is `mode`, or an ordinary new directory's. On any exception
+    the temporary directory is removed and `path` is left as it was.
+
+    Raises:
+        OSError: the folder refuses the directory, or removing the old one or renaming failed.
+    """
+    path = Path(path)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent))
+    try:
+        yield tmp
+        os.chmod(tmp, 0o777 & ~_umask() if mode is None else mode)
+        if path.exists():
+            shutil.rmtree(path)
+        os.rename(tmp, path)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+@contextmanager
 def replacing(path: Path | str) -> Iterator[Path]:
     """Yield a temporary path beside the output `path` to write the file to; on success it becomes `path` atomically.
 

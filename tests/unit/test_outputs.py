@@ -98,3 +98,20 @@ def test_atomic_file_leaves_nothing_when_the_write_or_the_rename_fails(tmp_path,
             tmp.write_text("whole")
     assert (tmp_path / "cache.json").read_text() == "old"
     assert os.listdir(tmp_path) == ["cache.json"]
+
+
+def test_atomic_dir_replaces_an_incomplete_build_only_when_its_own_completes(tmp_path):
+    from mathloop.outputs import atomic_dir
+
+    out = tmp_path / "cache"
+    out.mkdir()
+    (out / "half.olean").write_text("from a build that was killed")
+    with pytest.raises(RuntimeError):
+        with atomic_dir(out) as tmp:
+            (tmp / "a.olean").write_text("a")
+            raise RuntimeError("the compiler failed")
+    assert os.listdir(tmp_path) == ["cache"] and os.listdir(out) == ["half.olean"]
+    with atomic_dir(out, mode=0o700) as tmp:
+        (tmp / "a.olean").write_text("a")
+    assert os.listdir(tmp_path) == ["cache"] and os.listdir(out) == ["a.olean"]
+    assert out.stat().st_mode & 0o777 == 0o700
