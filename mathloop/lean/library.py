@@ -10,9 +10,6 @@ scan and the name scan first (no module may reuse a prelude name or a name of a 
 from __future__ import annotations
 
 import hashlib
-import os
-import shutil
-import tempfile
 from pathlib import Path
 from typing import Mapping
 
@@ -24,6 +21,7 @@ from mathloop.lean.names import declared_in, prelude_names, shadowing
 from mathloop.lean.source import scan
 from mathloop.lean.support_modules import SupportError, imports, ordered, path_of, shared_modules
 from mathloop.lean.toolchain import Toolchain
+from mathloop.outputs import atomic_dir
 
 
 class LibraryError(RuntimeError):
@@ -72,8 +70,7 @@ def support_path(tc: Toolchain, modules: Mapping[str, str] | None = None, timeou
     with FileLock(out.parent / ".lock"):  # concurrent processes build each support library once
         if (out / ".complete").is_file():
             return out
-        with tempfile.TemporaryDirectory(dir=out.parent, prefix=".build-") as tmp:
-            root = Path(tmp)
+        with atomic_dir(out, mode=0o700) as root:  # an earlier build that did not complete is replaced
             for m, text in modules.items():  # in dependency order: Exact first
                 rel = path_of(m)
                 (root / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -88,8 +85,4 @@ def support_path(tc: Toolchain, modules: Mapping[str, str] | None = None, timeou
                 if res.returncode != 0:
                     raise LibraryError(f"{rel} does not compile: {(res.stdout + res.stderr).strip()[:400]}")
             (root / ".complete").write_text("ok\n")
-            if out.exists():  # an earlier build that did not complete
-                shutil.rmtree(out)
-            os.replace(root, out)
-            root.mkdir()  # so that TemporaryDirectory's cleanup finds its directory
     return out

@@ -1,4 +1,4 @@
-"""One chat-completion request with explicit retries: the only place that talks HTTP to a model.
+"""One chat-completion request with explicit retries (tenacity): the only place that talks HTTP to a model.
 
 The `openai` client's own retries are off (max_retries=0) so that every retry, its backoff and
 its reason are visible here and testable. The API key lives only inside the client; every
@@ -16,6 +16,7 @@ from typing import Any, Callable, Mapping, Sequence
 from urllib.parse import urlsplit
 
 import openai
+from tenacity import RetryCallState, Retrying, retry_if_exception_type
 
 from mathloop.propose.redact import Redactor
 from mathloop.propose.response_format import FormatNegotiation, is_context_overflow, is_format_refusal, response_format
@@ -39,6 +40,22 @@ class RequestFailed(Exception):
     def __init__(self, reason: str, attempts: int, *, context_overflow: bool = False) -> None:
         super().__init__(reason)
         self.reason, self.attempts, self.context_overflow = reason, attempts, context_overflow
+
+
+class _Transient(Exception):
+    """A failed request worth retrying: its redacted reason and the server's Retry-After (seconds), if any."""
+
+    def __init__(self, reason: str, retry_after: float | None) -> None:
+        super().__init__(reason)
+        self.reason, self.retry_after = reason, retry_after
+
+
+def _transient(state: RetryCallState) -> _Transient:
+    """Return the _Transient that ended the try `state` describes."""
+    err = state.outcome.exception() if state.outcome is not None else None
+    if not isinstance(err, _Transient):
+        raise TypeError(f"only transient failures are retried, not {err!r}")
+    return err
 
 
 @dataclass(frozen=True)
@@ -173,56 +190,66 @@ class ChatEndpoint:
             RequestFailed: retries exhausted, the session's deadline reached, or a refusal that
                 retrying cannot fix (4xx).
         """
-        attempts = retries = 0
-        while True:
-            mode = self.formats.mode
-            fmt = response_format(mode, self.schema if schema is None else schema)
-            start = time.monotonic()
-            if session_deadline is not None and start >= session_deadline:
-                raise self._failed(f"session time limit reached (after {attempts} attempts)", attempts)
-            attempts += 1
-            at = start + self.timeout if session_deadline is None else min(start + self.timeout, session_deadline)
-            retry_after: float | None = None
-            try:
-                with deadline(at):
-                    resp = self._client.chat.completions.create(
-                        model=self.model, messages=list(messages), temperature=temperature, max_tokens=max_tokens,
-                        **({"response_format": fmt} if fmt is not None else {}),
-                    )
-                    reply = self._reply(resp, messages, time.monotonic() - start, attempts, mode)
-            except openai.APIStatusError as e:
-                status, text = e.status_code, _error_text(e, self.redact)
-                if fmt is not None and is_format_refusal(status, text) and self.formats.refuse(mode):
-                    continue  # the server refused the structured-output form: try the next one
-                if status not in _RETRY_STATUS and status < 500:
-                    raise self._failed(f"HTTP {status}: {text}", attempts,
-                                       context_overflow=is_context_overflow(status, text)) from None
-                reason, retry_after = f"HTTP {status}: {text}", _retry_after(e.response.headers)
-            except openai.APITimeoutError:
-                reason = f"timeout after {time.monotonic() - start:.1f}s (request limit {self.timeout:g}s)"
-            except openai.APIConnectionError as e:
-                reason = _transport_reason(e)
-            except openai.APIError as e:  # a 200 whose body is not a chat completion
-                reason = f"invalid response: {e}"
-            except ValueError as e:  # a 200 whose body is not JSON at all (JSONDecodeError, pydantic)
-                reason = f"invalid response body: {type(e).__name__}: {e}"
-            except Exception as e:  # noqa: BLE001 - transport errors openai does not wrap (e.g. InvalidURL)
-                # Recorded as a failed attempt with its reason and counted towards StopSession: a
-                # broken endpoint may end the session, never crash the loop.
-                reason = f"transport error: {type(e).__name__}: {e}"
-            else:
-                if reply is not None:
-                    self.formats.confirm(mode)
-                    return reply
-                reason = "response without choices"
-            reason = self.redact(reason)[:_ERROR_BODY_CHARS]
-            if retries >= self.retry.max_retries:
-                raise self._failed(f"{reason} (after {attempts} attempts)", attempts) from None
-            pause = self.retry.delay(retries, retry_after)
-            if session_deadline is not None and time.monotonic() + pause >= session_deadline:
-                raise self._failed(f"{reason} (after {attempts} attempts; session time limit)", attempts) from None
-            self._sleep(pause)
-            retries += 1
+        attempts = 0  # requests sent, format refusals included
+
+        def one_try() -> ChatReply:
+            nonlocal attempts
+            while True:  # a refused structured-output form is followed at once by the next form: no retry spent
+                mode = self.formats.mode
+                fmt = response_format(mode, self.schema if schema is None else schema)
+                start = time.monotonic()
+                if session_deadline is not None and start >= session_deadline:
+                    raise self._failed(f"session time limit reached (after {attempts} attempts)", attempts)
+                attempts += 1
+                at = start + self.timeout if session_deadline is None else min(start + self.timeout, session_deadline)
+                retry_after: float | None = None
+                try:
+                    with deadline(at):
+                        resp = self._client.chat.completions.create(
+                            model=self.model, messages=list(messages), temperature=temperature, max_tokens=max_tokens,
+                            **({"response_format": fmt} if fmt is not None else {}),
+                        )
+                        reply = self._reply(resp, messages, time.monotonic() - start, attempts, mode)
+                except openai.APIStatusError as e:
+                    status, text = e.status_code, _error_text(e, self.redact)
+                    if fmt is not None and is_format_refusal(status, text) and self.formats.refuse(mode):
+                        continue  # the server refused the structured-output form: try the next one
+                    if status not in _RETRY_STATUS and status < 500:
+                        raise self._failed(f"HTTP {status}: {text}", attempts,
+                                           context_overflow=is_context_overflow(status, text)) from None
+                    reason, retry_after = f"HTTP {status}: {text}", _retry_after(e.response.headers)
+                except openai.APITimeoutError:
+                    reason = f"timeout after {time.monotonic() - start:.1f}s (request limit {self.timeout:g}s)"
+                except openai.APIConnectionError as e:
+                    reason = _transport_reason(e)
+                except openai.APIError as e:  # a 200 whose body is not a chat completion
+                    reason = f"invalid response: {e}"
+                except ValueError as e:  # a 200 whose body is not JSON at all (JSONDecodeError, pydantic)
+                    reason = f"invalid response body: {type(e).__name__}: {e}"
+                except Exception as e:  # noqa: BLE001 - transport errors openai does not wrap (e.g. InvalidURL)
+                    # Recorded as a failed attempt with its reason and counted towards StopSession: a
+                    # broken endpoint may end the session, never crash the loop.
+                    reason = f"transport error: {type(e).__name__}: {e}"
+                else:
+                    if reply is not None:
+                        self.formats.confirm(mode)
+                        return reply
+                    reason = "response without choices"
+                raise _Transient(self.redact(reason)[:_ERROR_BODY_CHARS], retry_after)
+
+        def pause(state: RetryCallState) -> float:
+            return self.retry.delay(state.attempt_number - 1, _transient(state).retry_after)
+
+        def stop(state: RetryCallState) -> bool:
+            return state.attempt_number > self.retry.max_retries or (
+                session_deadline is not None and time.monotonic() + pause(state) >= session_deadline)
+
+        def give_up(state: RetryCallState) -> ChatReply:
+            why = "" if state.attempt_number > self.retry.max_retries else "; session time limit"
+            raise self._failed(f"{_transient(state).reason} (after {attempts} attempts{why})", attempts) from None
+
+        return Retrying(retry=retry_if_exception_type(_Transient), stop=stop, wait=pause, sleep=self._sleep,
+                        retry_error_callback=give_up)(one_try)
 
     def _reply(self, resp: Any, messages: Sequence[Mapping[str, str]], latency: float, attempts: int,
                mode: str) -> ChatReply | None:

@@ -16,7 +16,11 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Annotated, Any, Callable, Mapping
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+
+from mathloop.contract.fields import first_error, refuse
 
 from mathloop.propose.attempts import AttemptLog
 from mathloop.propose.base import Context, Proposal, Proposer, StopSession, payload_sha
@@ -29,13 +33,24 @@ from mathloop.propose.response_format import MODES, FormatNegotiation
 from mathloop.propose.schemas import ReplyReader, schema_keys
 from mathloop.propose.transport import DEFAULT_MAX_BODY_BYTES
 
+def _model_name(value: Any) -> Any:
+    if not isinstance(value, str) or not value.strip():
+        raise refuse("must be a non-empty name")
+    return value
+
+
+def _known_mode(value: Any) -> Any:
+    if value not in MODES:
+        raise refuse(f"unknown mode {value!r} (known: {', '.join(MODES)})")
+    return value
+
+
 # Placeholder key for local servers that ignore authentication (llama.cpp, vLLM without --api-key).
 NO_KEY = "not-needed"
 _PAYLOAD_EXCERPT_CHARS = 2000
 
 
-@dataclass(frozen=True)
-class OpenAIOptions:
+class OpenAIOptions(BaseModel):
     """Settings of a model proposer session.
 
     Attributes:
@@ -60,42 +75,35 @@ class OpenAIOptions:
         form: the target's proposal form by name (`run --form`); None: the target's default.
     """
 
-    model: str
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+    model: Annotated[str, BeforeValidator(_model_name)]
     base_url: str | None = None
-    samples: int = 4
-    temperature: float = 0.7
-    max_tokens: int = 512
-    concurrency: int = 2
-    request_timeout: float = 60.0
-    max_tokens_total: int | None = None
-    max_retries: int = 4
-    max_consecutive_failures: int = 5
-    rejections_in_prompt: int = 8
-    backoff_s: float = 1.0
-    backoff_max_s: float = 30.0
-    first_format: str = MODES[0]
-    raw_response_chars: int = 16_384
-    max_reply_chars: int = MAX_REPLY_CHARS
-    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
-    repeat_retries: int = 2
+    samples: Annotated[int, Field(ge=1)] = 4
+    temperature: Annotated[float, Field(ge=0, le=2)] = 0.7
+    max_tokens: Annotated[int, Field(ge=1)] = 512
+    concurrency: Annotated[int, Field(ge=1)] = 2
+    request_timeout: Annotated[float, Field(gt=0)] = 60.0
+    max_tokens_total: Annotated[int, Field(ge=1)] | None = None
+    max_retries: Annotated[int, Field(ge=0)] = 4
+    max_consecutive_failures: Annotated[int, Field(ge=1)] = 5
+    rejections_in_prompt: Annotated[int, Field(ge=0)] = 8
+    backoff_s: Annotated[float, Field(ge=0)] = 1.0
+    backoff_max_s: Annotated[float, Field(ge=0)] = 30.0
+    first_format: Annotated[str, BeforeValidator(_known_mode)] = MODES[0]
+    raw_response_chars: Annotated[int, Field(ge=0)] = 16_384
+    max_reply_chars: Annotated[int, Field(ge=1)] = MAX_REPLY_CHARS
+    max_body_bytes: Annotated[int, Field(ge=1)] = DEFAULT_MAX_BODY_BYTES
+    repeat_retries: Annotated[int, Field(ge=0)] = 2
     form: str | None = None
 
-    def __post_init__(self) -> None:
-        if not self.model.strip():
-            raise ValueError("model: must be a non-empty name")
-        for name in ("samples", "max_tokens", "concurrency", "max_consecutive_failures", "max_body_bytes"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name}: must be >= 1, got {getattr(self, name)}")
-        if self.max_retries < 0 or self.rejections_in_prompt < 0 or self.repeat_retries < 0:
-            raise ValueError("max_retries, rejections_in_prompt and repeat_retries must be >= 0")
-        if not self.request_timeout > 0:
-            raise ValueError(f"request_timeout: must be > 0, got {self.request_timeout}")
-        if self.max_tokens_total is not None and self.max_tokens_total < 1:
-            raise ValueError(f"max_tokens_total: must be >= 1, got {self.max_tokens_total}")
-        if not 0 <= self.temperature <= 2:
-            raise ValueError(f"temperature: must be in [0, 2], got {self.temperature}")
-        if self.first_format not in MODES:
-            raise ValueError(f"first_format: unknown mode {self.first_format!r} (known: {', '.join(MODES)})")
+    def __init__(self, **fields: Any) -> None:
+        """Raises ValueError "<field>: <reason>" (one line) for a refused option."""
+        try:
+            super().__init__(**fields)
+        except ValidationError as e:
+            key, reason = first_error(e, fields, root="options")
+            raise ValueError(f"{key}: {reason}") from None
 
 
 @dataclass(frozen=True)

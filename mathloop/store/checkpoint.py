@@ -10,8 +10,11 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Annotated, Any, Callable, Mapping
 
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
+
+from mathloop.contract.fields import first_error, refuse
 from mathloop.store import raw
 from mathloop.store.repository import Repository, now
 
@@ -22,6 +25,79 @@ _SEAL = re.compile(r"[0-9]{1,18}:[0-9a-f]{64}")
 
 class CheckpointError(ValueError):
     """A checkpoint file is not a valid checkpoint (the message names the field)."""
+
+
+def _matching(pattern: re.Pattern[str], what: str) -> BeforeValidator:
+    """Return the check of a string key that must match `pattern` (refused as "must be <what>")."""
+    def check(value: Any) -> Any:
+        if not isinstance(value, str) or not pattern.fullmatch(value):
+            raise refuse(f"must be {what}")
+        return value
+    return BeforeValidator(check)
+
+
+def _format(value: Any) -> Any:
+    if value != FORMAT:
+        raise refuse(f"must be {FORMAT!r}")
+    return value
+
+
+def _null_or_hex(value: Any) -> Any:
+    if value is not None and (not isinstance(value, str) or not _HEX.fullmatch(value)):
+        raise refuse("must be null or 64 lowercase hex digits")
+    return value
+
+
+Hex = Annotated[str, _matching(_HEX, "64 lowercase hex digits")]
+Rows = Annotated[int, Field(ge=1)]
+
+
+class _Object(BaseModel):
+    """A JSON object of a checkpoint file with exactly its keys (strict JSON types)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _an_object(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            raise refuse("must be a JSON object")
+        return data
+
+
+class _Session(_Object):
+    session: int | None = None  # None: the session-less rows
+    rows: Rows
+    tip: Hex
+
+
+class _Chain(_Object):
+    table: str
+    rows: Rows
+    tip: Hex
+
+
+class _Seal(_Object):
+    session: int
+    seal: Annotated[str, _matching(_SEAL, "'count:64 hex digits'")]
+
+
+class _File(_Object):
+    format: Annotated[str, BeforeValidator(_format)]
+    contract_sha: Hex
+    head: Annotated[str | None, BeforeValidator(_null_or_hex)] = None
+    length: Annotated[int, Field(ge=0)]
+    memory_rows: int | None = None  # written for readers; recomputed from `sessions`
+    sessions: list[_Session] = []
+    taken_at: str = ""
+    chains: list[_Chain] = []
+    seals: list[_Seal] = []  # absent in checkpoints written before seals were kept
+
+    @model_validator(mode="after")
+    def _length_matches_head(self) -> "_File":
+        if (self.length == 0) != (self.head is None):
+            raise refuse("must be a non-negative integer, 0 exactly when head is null", "length")
+        return self
 
 
 @dataclass(frozen=True)
@@ -63,57 +139,13 @@ class Checkpoint:
     @classmethod
     def from_json(cls, d: Any) -> "Checkpoint":
         """Return the checkpoint. Raises CheckpointError naming the field."""
-        if not isinstance(d, dict):
-            raise CheckpointError("checkpoint: must be a JSON object")
-        if d.get("format") != FORMAT:
-            raise CheckpointError(f"format: must be {FORMAT!r}")
-        sha, head, length = d.get("contract_sha"), d.get("head"), d.get("length")
-        if not isinstance(sha, str) or not _HEX.fullmatch(sha):
-            raise CheckpointError("contract_sha: must be 64 lowercase hex digits")
-        if head is not None and (not isinstance(head, str) or not _HEX.fullmatch(head)):
-            raise CheckpointError("head: must be null or 64 lowercase hex digits")
-        if isinstance(length, bool) or not isinstance(length, int) or length < 0 or (length == 0) != (head is None):
-            raise CheckpointError("length: must be a non-negative integer, 0 exactly when head is null")
-        sessions = d.get("sessions", [])
-        if not isinstance(sessions, list):
-            raise CheckpointError("sessions: must be a list")
-        memory: dict[int | None, tuple[int, str]] = {}
-        for i, s in enumerate(sessions):
-            if not isinstance(s, dict):
-                raise CheckpointError(f"sessions[{i}]: must be an object")
-            sid, n, tip = s.get("session"), s.get("rows"), s.get("tip")
-            if sid is not None and (isinstance(sid, bool) or not isinstance(sid, int)):
-                raise CheckpointError(f"sessions[{i}].session: must be an integer or null")
-            if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-                raise CheckpointError(f"sessions[{i}].rows: must be a positive integer")
-            if not isinstance(tip, str) or not _HEX.fullmatch(tip):
-                raise CheckpointError(f"sessions[{i}].tip: must be 64 lowercase hex digits")
-            memory[sid] = (n, tip)
-        chains: dict[str, tuple[int, str]] = {}
-        raw_chains = d.get("chains", [])
-        if not isinstance(raw_chains, list):
-            raise CheckpointError("chains: must be a list")
-        for i, c in enumerate(raw_chains):
-            if not isinstance(c, dict) or not isinstance(c.get("table"), str):
-                raise CheckpointError(f"chains[{i}]: must be an object with a string table")
-            n, tip = c.get("rows"), c.get("tip")
-            if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-                raise CheckpointError(f"chains[{i}].rows: must be a positive integer")
-            if not isinstance(tip, str) or not _HEX.fullmatch(tip):
-                raise CheckpointError(f"chains[{i}].tip: must be 64 lowercase hex digits")
-            chains[c["table"]] = (n, tip)
-        seals: dict[int, str] = {}
-        raw_seals = d.get("seals", [])  # absent in checkpoints written before seals were kept
-        if not isinstance(raw_seals, list):
-            raise CheckpointError("seals: must be a list")
-        for i, e in enumerate(raw_seals):
-            sid, seal = e.get("session") if isinstance(e, dict) else None, e.get("seal") if isinstance(e, dict) else None
-            if isinstance(sid, bool) or not isinstance(sid, int):
-                raise CheckpointError(f"seals[{i}].session: must be an integer")
-            if not isinstance(seal, str) or not _SEAL.fullmatch(seal):
-                raise CheckpointError(f"seals[{i}].seal: must be 'count:64 hex digits'")
-            seals[sid] = seal
-        return cls(sha, head, length, memory, str(d.get("taken_at", "")), chains, seals)
+        try:
+            f = _File.model_validate(d)
+        except ValidationError as e:
+            key, reason = first_error(e, d, root="checkpoint")
+            raise CheckpointError(f"{key}: {reason}") from None
+        return cls(f.contract_sha, f.head, f.length, {s.session: (s.rows, s.tip) for s in f.sessions}, f.taken_at,
+                   {c.table: (c.rows, c.tip) for c in f.chains}, {e.session: e.seal for e in f.seals})
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), indent=1) + "\n"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import time
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import quote
@@ -17,6 +16,7 @@ from sqlmodel import SQLModel, create_engine
 from mathloop.outputs import OutputError, check_folder
 from mathloop.store import models  # noqa: F401  (registers the tables)
 from mathloop.store.migrate import upgrade
+from mathloop.store.races import while_created_elsewhere
 
 DEFAULT_DB = "mathloop.db"
 SCHEMA_RETRIES = 6
@@ -77,15 +77,13 @@ def make_engine(db: str | None, *, create: bool = True, readonly: bool = False) 
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
 
-    for attempt in range(SCHEMA_RETRIES):
-        try:
-            SQLModel.metadata.create_all(engine)
-            upgrade(engine)  # a store from before chain format 2 gains the new (nullable) columns
-            return engine
-        except Exception as e:  # another writer creating the same fresh store races us: look again
-            if attempt == SCHEMA_RETRIES - 1:
-                raise StoreError(f"--db {url}: cannot open store: {str(e).splitlines()[0]}") from None
-            time.sleep(0.05 * (attempt + 1))
+    try:
+        for attempt in while_created_elsewhere(SCHEMA_RETRIES):  # another writer creating the same fresh store
+            with attempt:
+                SQLModel.metadata.create_all(engine)
+                upgrade(engine)  # a store from before chain format 2 gains the new (nullable) columns
+    except Exception as e:
+        raise StoreError(f"--db {url}: cannot open store: {(str(e).splitlines() or [type(e).__name__])[0]}") from None
     return engine
 
 

@@ -34,6 +34,7 @@ from mathloop.store.chain import (
     session_genesis,
     session_seal,
 )
+from mathloop.store.races import until_not_raced
 from mathloop.store.models import (
     GENESIS,
     ArtifactRow,
@@ -309,19 +310,17 @@ class Repository:
                evidence: Evidence | None) -> int:
         """Append a candidate that did not commit to the memory; return its id."""
         reasons = list(reasons)
-        for attempt in range(WRITE_RETRIES):
-            with Session(self.engine) as s:
-                try:
-                    row = self._candidate_row(s, contract_sha=contract_sha, session_id=session_id,
-                                              head_commit=head_commit, payload=payload, proposer=proposer, meta=meta,
-                                              label=label, reasons=reasons, evidence=evidence)
-                    s.commit()
-                    return stored(row.id)
-                except IntegrityError:  # a concurrent writer took the chain place or stored the artifact first
-                    s.rollback()
-                    if attempt == WRITE_RETRIES - 1:
-                        raise
-        raise AssertionError("unreachable")
+
+        def once() -> int:
+            with Session(self.engine) as s:  # closed, so rolled back, when a unique key refuses the row
+                row = self._candidate_row(s, contract_sha=contract_sha, session_id=session_id,
+                                          head_commit=head_commit, payload=payload, proposer=proposer, meta=meta,
+                                          label=label, reasons=reasons, evidence=evidence)
+                s.commit()
+                return stored(row.id)
+
+        # a concurrent writer took the chain place or stored the artifact first: the next try reads the new tip
+        return until_not_raced(WRITE_RETRIES)(once)
 
     def commit(self, *, contract_sha: str, session_id: int | None, parent: CommitRecord | None, payload: Any,
                proposer: str, meta: Mapping[str, Any], label: Label, evidence: Evidence) -> CommitRecord:
@@ -333,14 +332,10 @@ class Repository:
         if parent is not None and parent.contract_sha != contract_sha:  # a lineage is one contract hash
             raise ValueError(f"commit for contract {contract_sha[:12]} on parent {parent.hash[:12]} of contract "
                              f"{parent.contract_sha[:12]}: lineages of different contracts never mix")
-        for attempt in range(WRITE_RETRIES):
-            try:
-                return self._commit_once(contract_sha=contract_sha, session_id=session_id, parent=parent,
-                                         payload=payload, proposer=proposer, meta=meta, label=label, evidence=evidence)
-            except IntegrityError:  # not a lost race on the parent: a chain place or an artifact taken meanwhile
-                if attempt == WRITE_RETRIES - 1:
-                    raise
-        raise AssertionError("unreachable")
+        # an IntegrityError here is not a lost race on the parent: a chain place or an artifact taken meanwhile
+        return until_not_raced(WRITE_RETRIES)(
+            self._commit_once, contract_sha=contract_sha, session_id=session_id, parent=parent, payload=payload,
+            proposer=proposer, meta=meta, label=label, evidence=evidence)
 
     def _commit_once(self, *, contract_sha: str, session_id: int | None, parent: CommitRecord | None, payload: Any,
                      proposer: str, meta: Mapping[str, Any], label: Label, evidence: Evidence) -> CommitRecord:

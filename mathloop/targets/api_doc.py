@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from mathloop.outputs import atomic_write
 from mathloop.targets.base import CAPABILITIES, Target, TargetCore
 from mathloop.targets.registry import registered, target_class
 
@@ -123,7 +124,7 @@ def main(argv: list[str]) -> int:
     if "--print" in argv:
         print(render())
         return 0
-    PAGE.write_text(rewritten(PAGE.read_text(encoding="utf-8")), encoding="utf-8")
+    atomic_write(PAGE, rewritten(PAGE.read_text(encoding="utf-8")))
     return 0
 
 

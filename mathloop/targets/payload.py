@@ -12,7 +12,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Mapping
+from functools import cached_property
+from typing import Annotated, Any, Callable, Mapping
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, create_model, model_validator
+
+from mathloop.contract.fields import first_error, refuse
 
 from mathloop.targets.base import Malformed
 
@@ -127,6 +132,32 @@ class RationalList:
         return {"type": "array", "items": items, "minItems": 1, "maxItems": self.max_items}
 
 
+def _refusing(parse: Callable[[str, Any], Any], key: str) -> BeforeValidator:
+    """Return the validator of one payload key by `parse(key, value)`; its Malformed("<key>[i]: why") is the refusal."""
+    def check(value: Any) -> Any:
+        try:
+            return parse(key, value)
+        except Malformed as e:
+            name, _, why = str(e).partition(": ")
+            raise refuse(why, name.removeprefix(key) or None) from None
+    return BeforeValidator(check)
+
+
+class _Payload(BaseModel):
+    """A candidate payload: a JSON object with exactly the model's keys (unknown keys first, then missing ones)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, arbitrary_types_allowed=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _exact_keys(cls, data: Any) -> Any:
+        try:
+            return exact_keys(data, tuple(cls.model_fields))
+        except Malformed as e:
+            name, _, why = str(e).partition(": ")
+            raise refuse(why, name) from None
+
+
 @dataclass(frozen=True)
 class PayloadSpec:
     """A candidate payload: an object with exactly these keys, each a rational or a list of them.
@@ -147,10 +178,26 @@ class PayloadSpec:
     def keys(self) -> tuple[str, ...]:
         return tuple(k for k, _ in self.fields)
 
+    @cached_property
+    def model(self) -> type[BaseModel]:
+        """Return the pydantic model of this payload: exactly these keys, each read by its exact parser."""
+        fields: dict[str, Any] = {}
+        for key, spec in self.fields:
+            if isinstance(spec, RationalList):
+                fields[key] = (Annotated[tuple[Fraction, ...], _refusing(spec.parse, key),
+                                         Field(min_length=1, max_length=spec.max_items)], ...)
+            else:
+                fields[key] = (Annotated[Fraction, _refusing(spec.parse, key)], ...)
+        return create_model("Payload", __base__=_Payload, **fields)
+
     def parse(self, payload: Any) -> dict[str, Any]:
         """Return {key: Fraction or tuple of Fractions}. Raises Malformed with the field and reason."""
-        exact_keys(payload, self.keys)
-        return {k: spec.parse(k, payload[k]) for k, spec in self.fields}
+        try:
+            parsed = self.model.model_validate(payload)
+        except ValidationError as e:
+            key, reason = first_error(e, payload, root="payload")
+            raise Malformed(f"{key}: {reason}") from None
+        return {k: getattr(parsed, k) for k in self.keys}
 
     def schema(self) -> dict[str, Any]:
         """Return the strict JSON schema (additionalProperties false; the rational defined once in $defs)."""

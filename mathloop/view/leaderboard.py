@@ -17,6 +17,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Sequence
 
+from mathloop.outputs import atomic_write
 from mathloop.targets.base import Target
 from mathloop.targets.records import ConstantRecords, Direction, outward
 
@@ -217,9 +218,7 @@ def write_certificate(repo: Any, row: Row, folder: Path) -> Row:
     commit = repo.get_commit(row.best.where)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"mathloop-record-{row.best.shown}.json"
-    tmp = path.with_name(path.name + ".partial")
-    tmp.write_text(json.dumps(commit.state, sort_keys=True, indent=1) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    atomic_write(path, json.dumps(commit.state, sort_keys=True, indent=1) + "\n")
     return replace(row, best=replace(row.best, where=str(path), path=str(path)))
 
 

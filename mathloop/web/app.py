@@ -1,8 +1,9 @@
-"""The Starlette application of the read-only view: GET/HEAD only, escaped pages, strict security headers."""
+"""The Starlette application of the read-only view: GET/HEAD only, autoescaped pages, strict security headers."""
 
 from __future__ import annotations
 
 import re
+from typing import Sequence
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -19,7 +20,6 @@ from mathloop.store.repository import Repository
 from mathloop.view.graph_data import graph_view, lean_statuses
 from mathloop.view.graph_page import SCRIPT_CSP_HASH, graph_html
 from mathloop.view.history import history
-from mathloop.view.markup import Safe, fill, join
 from mathloop.web import pages
 from mathloop.web.queries import candidates_page, contract_row, lineages, stored_contract
 
@@ -61,8 +61,8 @@ class ReadOnlyGuard:
         await self.app(scope, receive, with_headers)
 
 
-def _not_found(message: str, detail: Safe | None = None) -> HTMLResponse:
-    return HTMLResponse(pages.error_page(404, message, detail), status_code=404)
+def _not_found(message: str, matches: Sequence[tuple[str, str]] = ()) -> HTMLResponse:
+    return HTMLResponse(pages.error_page(404, message, matches), status_code=404)
 
 
 def _bad_request(message: str) -> HTMLResponse:
@@ -79,9 +79,7 @@ def create_app(repo: Repository, store_label: str) -> ASGIApp:
         got = resolve(repo.engine, column, text, what=what)
         if got.full is not None:
             return got.full, None
-        links = join(fill('<li><a href="{href}"><code>{h}</code></a></li>',
-                          href=("/commit/" if what == "commit" else "/t/") + h, h=h) for h in got.matches)
-        return None, _not_found(got.problem, fill("<ul>{l}</ul>", l=links) if got.matches else None)
+        return None, _not_found(got.problem, [(("/commit/" if what == "commit" else "/t/") + h, h) for h in got.matches])
 
     def lineage(sha: str):
         if not _HEX.match(sha):

@@ -116,7 +116,7 @@ def test_results_of_another_protocol_are_never_put_side_by_side(ran):
 
 
 @pytest.mark.parametrize("edit, key", [
-    (lambda t: t.replace("budget = 3\n", ""), "protocol.budget: required"),
+    (lambda t: t.replace("budget = 3\n", ""), "protocol.budget: missing"),
     (lambda t: t.replace("budget = 3", "budgt = 3"), "protocol.budgt: unknown key"),
     (lambda t: t.replace("budget = 3", "budget = 0"), "protocol.budget: must be an integer >= 1"),
     (lambda t: t.replace("seeds = [1, 2]", "seeds = [1, 1]"), "protocol.seeds: must be a non-empty list of distinct"),

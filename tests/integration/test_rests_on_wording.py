@@ -54,7 +54,7 @@ def test_the_web_pages_and_graph_page_say_it_the_same_way(store):
     from mathloop.store.repository import Repository
     from mathloop.view.graph_data import graph_view
     from mathloop.view.graph_page import graph_body
-    from mathloop.view.markup import esc
+    from markupsafe import escape as esc
     from mathloop.web import pages
 
     name, db, _, _ = store

@@ -103,7 +103,7 @@ def test_model_text_is_escaped_on_every_page(server):
     detail = httpx.get(f"{url}/candidate/{cid}").text
     for page in (listing, detail):
         assert "<script>alert" not in page and "<img src=x" not in page
-        assert "&lt;script&gt;alert(&quot;payload&quot;)&lt;/script&gt;" in page or "\\u003cscript" in page
+        assert "&lt;script&gt;alert(&#34;payload&#34;)&lt;/script&gt;" in page or "\\u003cscript" in page
 
 
 def test_writes_answer_405_and_change_nothing(server, store):

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
+from mathloop.outputs import atomic_write
+
 ROOT = Path(__file__).resolve().parents[2]
 FIGURES = ROOT / "docs" / "figures.toml"
 SPAN = re.compile(r"<!-- figure ([\w-]+) -->(.*?)<!-- /figure -->", re.S)
@@ -104,5 +106,5 @@ if __name__ == "__main__":
         old = page.read_text(encoding="utf-8")
         new = rewrite(old)
         if new != old:
-            page.write_text(new, encoding="utf-8")
+            atomic_write(page, new)
             print(f"rewrote {page.relative_to(ROOT)}", file=sys.stderr)

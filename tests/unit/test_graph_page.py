@@ -31,7 +31,7 @@ def test_model_text_in_reasons_and_details_is_never_markup(toy_contract):
     html = graph_html(GraphView(toy_contract, "ab" * 32, 3, "now", None, tuple(nodes), 4))
     assert "<img" not in html and "alert(2)</script>" not in html
     assert html.count("<script") == 2  # the embedded data and our own script, nothing injected
-    assert "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in html  # shown as text
+    assert "&lt;img src=x onerror=&#34;alert(1)&#34;&gt;" in html  # shown as text (Jinja2's entities)
     assert {n.status for n in nodes} >= {"refuted", "discharged", "open", "taken as given"}
 
 

@@ -268,6 +268,22 @@ def test_backoff_doubles_and_is_capped() -> None:
     assert p.meta["attempts"] == 4 and sleeps == [0.01, 0.02, 0.03]
 
 
+def test_retries_end_at_their_bound_or_before_a_pause_past_the_session_deadline() -> None:
+    from mathloop.propose.chat import RequestFailed
+
+    ask = dict(messages=[{"role": "user", "content": "x"}], temperature=0.0, max_tokens=16)
+    sleeps: list[float] = []
+    with FakeChatServer([Reply({"error": "busy"}, 503)] * 3) as srv:
+        with pytest.raises(RequestFailed, match=r"^HTTP 503: .* \(after 3 attempts\)$") as e:
+            proposer(srv, sleeps=sleeps, max_retries=2).endpoint.complete(**ask)
+    assert e.value.attempts == 3 and sleeps == [0.01, 0.02] and len(srv.requests) == 3
+    with FakeChatServer([Reply({"error": "busy"}, 503)] * 3) as srv:
+        with pytest.raises(RequestFailed, match=r"\(after 1 attempts; session time limit\)$"):
+            proposer(srv, sleeps=sleeps, backoff_s=30, backoff_max_s=30).endpoint.complete(
+                **ask, session_deadline=time.monotonic() + 5)
+    assert len(srv.requests) == 1 and sleeps == [0.01, 0.02]  # no pause begun past the deadline
+
+
 def test_json_schema_refusal_falls_back_to_json_object_with_schema_and_is_remembered() -> None:
     def llama_cpp_python(body: dict, headers: dict) -> Reply:
         if body.get("response_format", {}).get("type") == "json_schema":

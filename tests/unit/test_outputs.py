@@ -72,3 +72,46 @@ def test_an_occupied_directory_is_refused_unless_it_may_be_replaced(tmp_path):
     with building_dir(out, may_replace=lambda p: (p / "keep.txt").exists()) as tmp:
         (tmp / "new.txt").write_text("new")
     assert os.listdir(out) == ["new.txt"] and os.listdir(tmp_path) == ["export"]
+
+
+def test_atomic_write_holds_the_whole_new_file_with_the_asked_mode(tmp_path):
+    from mathloop.outputs import atomic_write
+
+    (tmp_path / "cache.json").write_text("old")
+    atomic_write(tmp_path / "cache.json", '{"new": true}', mode=0o640)
+    assert (tmp_path / "cache.json").read_text() == '{"new": true}'
+    assert (tmp_path / "cache.json").stat().st_mode & 0o777 == 0o640
+    assert os.listdir(tmp_path) == ["cache.json"]
+
+
+def test_atomic_file_leaves_nothing_when_the_write_or_the_rename_fails(tmp_path, monkeypatch):
+    from mathloop.outputs import atomic_file
+
+    (tmp_path / "cache.json").write_text("old")
+    with pytest.raises(OSError, match="No space left"):
+        with atomic_file(tmp_path / "cache.json") as tmp:
+            tmp.write_text("half")
+            raise OSError(28, "No space left on device")
+    monkeypatch.setattr(os, "replace", lambda *a: (_ for _ in ()).throw(OSError(5, "Input/output error")))
+    with pytest.raises(OSError, match="Input/output"):
+        with atomic_file(tmp_path / "cache.json") as tmp:
+            tmp.write_text("whole")
+    assert (tmp_path / "cache.json").read_text() == "old"
+    assert os.listdir(tmp_path) == ["cache.json"]
+
+
+def test_atomic_dir_replaces_an_incomplete_build_only_when_its_own_completes(tmp_path):
+    from mathloop.outputs import atomic_dir
+
+    out = tmp_path / "cache"
+    out.mkdir()
+    (out / "half.olean").write_text("from a build that was killed")
+    with pytest.raises(RuntimeError):
+        with atomic_dir(out) as tmp:
+            (tmp / "a.olean").write_text("a")
+            raise RuntimeError("the compiler failed")
+    assert os.listdir(tmp_path) == ["cache"] and os.listdir(out) == ["half.olean"]
+    with atomic_dir(out, mode=0o700) as tmp:
+        (tmp / "a.olean").write_text("a")
+    assert os.listdir(tmp_path) == ["cache"] and os.listdir(out) == ["a.olean"]
+    assert out.stat().st_mode & 0o777 == 0o700
