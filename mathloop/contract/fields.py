@@ -178,7 +178,7 @@ def _generic_reason(err: Mapping[str, Any]) -> str:
         return f"must be {op} {(err.get('ctx') or {}).get(name)}, got {repr(err.get('input'))[:60]}"
     if kind in _TYPE_NAMES:
         return f"must be {_TYPE_NAMES[kind]}, got {repr(err.get('input'))[:60]}"
-    return str(err.get("msg", "invalid"))[:200]
+    return str(err.get("msg", "invalid")).removeprefix("Value error, ")[:200]
 
 
 _LIMITS = {"greater_than_equal": (">=", "ge"), "greater_than": (">", "gt"), "less_than_equal": ("<=", "le"),

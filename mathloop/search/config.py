@@ -8,6 +8,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from mathloop.check.checker import DEFAULT_RECHECK
+from mathloop.contract.fields import first_error
 from mathloop.contract.model import Contract
 
 STARTS = ("head", "published")
@@ -25,12 +26,10 @@ class ConfigError(ValueError):
         self.reason, self.field, self.plain = reason, field, plain
 
     @classmethod
-    def of(cls, e: ValidationError) -> "ConfigError":
-        """Return the refusal of the first field `e` refused (`budget: Input should be greater than or equal to 1`)."""
-        first = e.errors()[0]
-        field = ".".join(str(p) for p in first["loc"]) or None
-        reason = str(first["msg"]).removeprefix("Value error, ")
-        return cls(reason, field, plain=field is None)
+    def of(cls, e: ValidationError, fields: dict[str, Any]) -> "ConfigError":
+        """Return the refusal of the first field `e` refused (`budget: must be >= 1, got 0`)."""
+        key, reason = first_error(e, fields, root="")
+        return cls(reason, key or None, plain=not key)
 
 
 class SessionConfig(BaseModel):
@@ -86,7 +85,7 @@ class SessionConfig(BaseModel):
         try:
             super().__init__(**fields)
         except ValidationError as e:  # one exception for every refused option, naming it
-            raise ConfigError.of(e) from None
+            raise ConfigError.of(e, fields) from None
 
     @field_validator("start")
     @classmethod
