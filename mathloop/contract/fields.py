@@ -139,12 +139,14 @@ def contract_error(e: ValidationError, path: Path | str, prefix: str, data: Any)
 
 
 def first_error(e: ValidationError, data: Any, prefix: str = "", root: str = "<contract>") -> tuple[str, str]:
-    """Return (key, reason) of the first error of `e`: the key as written in the input, under `prefix`.
+    """Return (key, reason) of the first error of `e` (an unknown key first): the key as written, under `prefix`.
 
     The one translation of pydantic's errors into mathloop's "file: key: reason" refusals (contracts, settings,
     bench specs, checkpoints, model replies): a list entry is `list[i]`, or `list.<id>` when it has an id.
     """
-    err = e.errors(include_url=False)[0]
+    errors = e.errors(include_url=False)
+    # A misspelt key is both an unknown key and a missing one: name the key as the user wrote it.
+    err = next((x for x in errors if x.get("type") == "extra_forbidden"), errors[0])
     ctx = err.get("ctx") or {}
     parts = [prefix] if prefix else []
     node: Any = data
