@@ -3,6 +3,7 @@ pairs, the readers of the published formats, the proposer."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from fractions import Fraction as F
@@ -55,6 +56,17 @@ def test_the_95_point_law_reproduces_its_published_45_digits_for_c3c(c3):
     assert digits(r, 39) == "1.674733895020824993378207577602265184970"  # certified_lower_bound_str, 39 places
     assert "1.674733895020824993378207577602265184970142270".startswith(digits(r, 40)[:-1])
     assert ev.ranks["ratio-bound"] == 1  # below the open PR #185's 147-point value: the goal stays open
+
+
+def test_the_147_point_law_of_pr_185_is_the_mirrored_file_and_reproduces_its_printed_digits_for_c3c(c3):
+    raw = (DATA / "lin2026-3c-147pt-1.6747338950414058.json").read_bytes()
+    assert hashlib.sha256(raw).hexdigest() == "b3dc9587ba7a733a3f68b66017d7b5936f38040f8e9ca31a057bb65a6f227999"
+    cert = json.loads(raw)
+    assert cert["denominator"] == "10^320" and len(cert["distribution_x_y_num"]) == 147
+    assert sum(n for _, _, n in cert["distribution_x_y_num"]) == 10**320
+    r = check(c3, c3.read_candidate_file(DATA / "lin2026-3c-147pt-1.6747338950414058.json")).bounds["C3c"]
+    assert cert["certified_lower_bound_str"].startswith(digits(r, 40))  # its printed 60 digits, to the grid's 40
+    assert digits(r, 16) == "1.6747338950414058"  # the value PR #185 prints
 
 
 def test_the_same_law_is_worth_less_against_four_slopes_than_three(b3, c3):
