@@ -91,16 +91,17 @@ def _second_path(sl: SetLevel, c: Construction, s: Heterogeneous, book: Counted,
     base = book.main_of or book.auxiliary_of or ""
     fb, fl = _factor_families(c, sl.n, base), _factor_families(c, sl.n, s.left)
     if len(j[0]) == 2 and fb is not None and fl is not None:
-        listed = ex.listed(*fb, "main" if book.main_of else "auxiliary")
+        listed = ex.listed(fb[0], fb[1], "main" if book.main_of else "auxiliary")
         t = sl.autos[book.image] if book.image is not None else None
         removed, inserted = sl._exchange_words(book.exchanges) if book.exchanges else ([], [])
-        words, problems = ex.codebook(listed, sl.n, t, [tuple(w) for w in removed], [tuple(w) for w in inserted])
+        words, problems = ex.codebook(listed, sl.n, t, [(w[0], w[1]) for w in removed],
+                                      [(w[0], w[1]) for w in inserted])
         if problems:
             raise CheckerCrash(f"count {name}: the listed codebook fails where the block path passed: {problems[0]}")
         blockwise = ex.pairs_of(at, j)
         if len(blockwise) != len(words) or not np.array_equal(np.unique(blockwise, axis=0), words):
             raise CheckerCrash(f"count {name}: the listed codebook differs from the block path's")
-        got = ex.outside_pairs(words, ex.neutral(*fl), sl.n)
+        got = ex.outside_pairs(words, ex.neutral(fl[0], fl[1]), sl.n)
         if got != counted:
             raise CheckerCrash(f"count {name}: {got} by listed words, {counted} by blocks")
         return f"listed: {len(words)} words of J, independent, {got} outside N(X⁰_L)"
@@ -116,7 +117,7 @@ def _second_path(sl: SetLevel, c: Construction, s: Heterogeneous, book: Counted,
             f"{outside} outside) agree word by word")
 
 
-def _factor_families(c: Construction, n: int, name: str) -> tuple[dict[str, np.ndarray], ...] | None:
+def _factor_families(c: Construction, n: int, name: str) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]] | None:
     """Return the listed families of the two given gadgets (or swaps) whose product `name` is, else None."""
     steps = {s.name: s for s in c.steps}
     gadgets = {g.name: g for g in c.gadgets}

@@ -99,7 +99,7 @@ def patterns(at: Atoms, blk: bk.Block, parts: list[bk.Block], memo: dict[tuple[i
         mk = np.zeros((at.size(blk[c]), width), dtype=np.uint64)
         for r in sorted({p[c] for p in parts}):
             if (blk[c], r) not in memo:
-                memo[(blk[c], r)] = close(digits(at.sets[blk[c]], n), digits(at.sets[r], n)).any(axis=1)
+                memo[(blk[c], r)] = np.asarray(close(digits(at.sets[blk[c]], n), digits(at.sets[r], n)).any(axis=1))
             _set_bits(mk, memo[(blk[c], r)], [j for j, p in enumerate(parts) if p[c] == r])
         masks.append(_counted(mk))
     out: Counter[int] = Counter({(1 << len(parts)) - 1: 1})
@@ -215,7 +215,7 @@ def brute_outside(at: Atoms, words: list[tuple[int, ...]], reference: Blocks) ->
         for c, a in enumerate(r):
             if (c, a) not in memo:  # a group holds few distinct digits words: test those, then spread
                 vals, back = np.unique(w[:, c], return_inverse=True)
-                memo[(c, a)] = close(digits(vals, at.n), digits(at.sets[a], at.n)).any(axis=1)[back.ravel()]
+                memo[(c, a)] = np.asarray(close(digits(vals, at.n), digits(at.sets[a], at.n)).any(axis=1))[back.ravel()]
             here &= memo[(c, a)]
         inside |= here
     return int((~inside).sum())

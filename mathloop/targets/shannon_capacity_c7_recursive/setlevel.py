@@ -139,7 +139,8 @@ class SetLevel:
             except bk.TooLarge as e:
                 raise NotCheckable(f"{s.name}: {e}") from None
         (h_out, h_in), (v_out, v_in) = sides
-        t = lambda *parts: bk.tidy(at, [b for p in parts for b in p])  # noqa: E731
+        def t(*parts: Blocks) -> Blocks:
+            return bk.tidy(at, [b for p in parts for b in p])
         return replace(g, neutral=t(bk.cross(src.neutral, right.neutral), bk.cross(h_out, right.xh),
                                     bk.cross(v_out, right.xv)),
                        xh=t(bk.cross(src.xh, right.neutral), bk.cross(v_in, right.xv)),
@@ -217,7 +218,10 @@ class SetLevel:
 
 def product(at: Atoms, left: Parts, right: Parts) -> Parts:
     """Return the sets of Gao's product (Lemma 1 at set level)."""
-    x, t = bk.cross, lambda *parts: bk.tidy(at, [b for p in parts for b in p])
+    x = bk.cross
+
+    def t(*parts: Blocks) -> Blocks:
+        return bk.tidy(at, [b for p in parts for b in p])
     lr, rr = t(left.xh, left.xv), t(right.xh, right.xv)
     return Parts(
         rest=t(x(left.rest, right.rest), x(left.horizontal, right.xh), x(left.vertical, right.xv),

@@ -62,7 +62,7 @@ class ShannonCapacityC7Recursive(TableConstant):
     bound_name: ClassVar[str] = BOUND
     symbol: ClassVar[str] = "Θ(C7)"
     rules: ClassVar[PayloadRules] = PayloadRules(parse_payload, schema)
-    version: ClassVar[str] = "1"
+    version: ClassVar[str] = "2"  # 2: stated counts are checked (counts.py), no longer left open
     checks: ClassVar[Mapping[str, Trust]] = {INPUT: Trust.EXACT, GADGETS: Trust.EXACT, COMBINATORS: Trust.EXACT,
                                              COUNTS: Trust.EXACT, CAPACITY: Trust.EXACT}
     required_obligations: ClassVar[tuple[Required, ...]] = (
