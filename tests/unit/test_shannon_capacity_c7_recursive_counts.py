@@ -212,3 +212,11 @@ def test_tandons_record_with_a_count_off_by_one_is_refused_naming_it(target, cou
     assert res["counts"].verdict is Verdict.REFUTED and res["counts"].rank == 1 and ev.bounds == {}
     assert res["counts"].reasons[0].startswith(f"count {count} = {PRINTED[count] + 1} is stated, but "
                                                f"|J ∖ N(X⁰_L)| = {PRINTED[count]} (")
+
+
+def test_a_count_too_large_to_check_here_stays_open_and_gives_no_bound(target, monkeypatch):
+    monkeypatch.setattr(bk, "MAX_COUNTED", 1)
+    ev, res = _check(target, TOY)
+    assert res["counts"].verdict is Verdict.UNKNOWN and res["counts"].rank == 1 and ev.bounds == {}
+    assert res["counts"].reasons[0].startswith("count K (G3.horizontal): not checked here (")
+    assert ev.artifacts["counts"]["K"]["status"] == "open"

@@ -26,6 +26,8 @@ import numpy as np
 Block = tuple[int, ...]
 Blocks = tuple[Block, ...]
 MAX_BLOCKS = 20_000  # a split that would list more blocks is refused (the count stays open)
+MAX_COUNTED = 5_000  # source or reference blocks a count accepts (pairwise disjointness is a square table)
+MAX_STATES = 200_000  # distinct masks a distribution may reach
 
 
 class TooLarge(Exception):
@@ -181,6 +183,8 @@ def _distribution(at: Atoms, blk: Block, parts: Sequence[Block]) -> dict[int, in
                 k = m1 & m2
                 nxt[k] = nxt.get(k, 0) + n1 * n2
         acc = nxt
+        if len(acc) > MAX_STATES:
+            raise TooLarge(f"a block's words fall into more than {MAX_STATES} neighbourhood patterns")
     return acc
 
 
@@ -189,9 +193,12 @@ def count_outside(at: Atoms, source: Blocks, reference: Blocks, split_at: int | 
 
     Raises:
         ValueError: the source blocks are not provably disjoint, or the shapes differ.
+        TooLarge: more than MAX_COUNTED blocks, or more than MAX_STATES masks.
     """
     if not source:
         return 0
+    if len(source) > MAX_COUNTED or len(reference) > MAX_COUNTED:
+        raise TooLarge(f"a count over more than {MAX_COUNTED} blocks")
     if len({len(b) for b in source + reference}) != 1:
         raise ValueError("the source and reference blocks have different numbers of coordinate groups")
     if not disjoint_blocks(at, source):

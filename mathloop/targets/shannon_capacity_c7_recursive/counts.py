@@ -69,7 +69,7 @@ def check(c: Construction, uses: list[Use]) -> Report:
                 if (j, ref) not in second:
                     second[(j, ref)] = _second_path(sl, c, s, book, j, ref, chk.computed, name)
                 row["second_path"] = second[(j, ref)]
-        except NotCheckable as e:
+        except (NotCheckable, bk.TooLarge) as e:
             rep.open.append(f"count {name} ({where}): not checked here ({e})")
             row["status"] = "open"
             continue

@@ -25,6 +25,7 @@ from mathloop.targets.shannon_capacity_c7_recursive import blocks as bk
 from mathloop.targets.shannon_capacity_c7_recursive.blocks import Atoms, Automorphism, Blocks
 
 SAMPLES = 24  # random sub-blocks per count
+MAX_LISTED = 1_000_000  # pairs of words listed at once (two groups of a block)
 PICK = 3  # words drawn from each atom of a sub-block
 
 
@@ -80,6 +81,8 @@ def patterns(at: Atoms, blk: bk.Block, parts: list[bk.Block], memo: dict[tuple[i
     n, width = at.n, max(1, -(-len(parts) // 64))
     masks: list[Counter[int]] = []
     if len(blk) >= 2:
+        if at.size(blk[0]) * at.size(blk[1]) > MAX_LISTED:
+            raise bk.TooLarge(f"listing more than {MAX_LISTED} pairs of words")
         da, db = digits(at.sets[blk[0]], n), digits(at.sets[blk[1]], n)
         mk = np.zeros((len(da), len(db), width), dtype=np.uint64)
         for key in sorted({p[:2] for p in parts}):

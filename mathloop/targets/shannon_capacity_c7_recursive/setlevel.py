@@ -211,7 +211,7 @@ class SetLevel:
         if key not in self._counts:
             try:
                 self._counts[key] = bk.count_outside(at, j, ref)
-            except ValueError as e:
+            except (ValueError, bk.TooLarge) as e:
                 raise NotCheckable(f"{s.name}.{side}: {e}") from None
         return CountCheck(book.count, s.name, side, stated, self._counts[key], bk.size(at, j), expected)
 
