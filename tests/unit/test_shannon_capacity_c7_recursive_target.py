@@ -1,5 +1,6 @@
-"""shannon-capacity-c7-recursive: gadgets checked exactly, product theorems as named hypotheses, stated counts leave
-the bound open; should-prove / should-refuse pairs, the published figures to their printed digits, bad files."""
+"""shannon-capacity-c7-recursive: gadgets checked exactly, product theorems as named hypotheses, stated counts checked
+(test_shannon_capacity_c7_recursive_counts.py); should-prove / should-refuse pairs, the published figures to their
+printed digits, bad files."""
 
 from __future__ import annotations
 
@@ -66,15 +67,24 @@ def test_the_gadgets_profiles_are_counted_from_their_sets(target):
     assert ev.artifacts["trace"][0]["profile"] == [367, 8, 367, 321, 26, 20]  # Gao's stated profile
 
 
-def test_tandons_construction_evaluates_to_the_printed_size_but_its_stated_counts_leave_the_bound_open(target):
+@pytest.mark.slow
+def test_tandons_construction_evaluates_to_the_printed_size_and_its_checked_counts_give_the_bound(target):
     ev, res = _check(target, _file(TANDON))
-    assert ev.bounds == {}
-    assert res["counts"].verdict is Verdict.UNKNOWN and res["counts"].rank == 4
-    assert res["capacity-bound"].verdict is Verdict.UNKNOWN
-    implied = ev.artifacts["implied_if_all_checks_held"]
-    assert (implied["n"], int(implied["size"]), implied["r"]) == (500, TANDON_M, "3.258832620353")
+    assert res["counts"].verdict is Verdict.PROVED and res["counts"].rank == 0
+    assert res["capacity-bound"].verdict is Verdict.PROVED
+    cert = ev.artifacts["certificate"]
+    assert (cert["n"], int(cert["size"])) == (500, TANDON_M) and ev.bounds["capacity"] == Fraction(3258832620353,
+                                                                                                  10**12)
     assert sorted(ev.artifacts["conditional_on"]) == ["bpz-combining", "family-conversion", "gao-product",
                                                       "heterogeneous-product"]
+
+
+def test_stated_counts_are_not_evaluated_when_a_combinator_fails(target):
+    bad = _file(TANDON)
+    next(s for s in bad["steps"] if s["name"] == "G30_6")["neutral"] = {"auxiliary_of": "G10D"}
+    ev, res = _check(target, bad)
+    assert res["counts"].verdict is Verdict.UNKNOWN and res["counts"].rank == 4 and ev.bounds == {}
+    assert ev.artifacts["implied_if_all_checks_held"]["n"] == 500
 
 
 def test_a_gadget_with_a_moved_vertex_is_refuted_and_gives_no_bound(target):

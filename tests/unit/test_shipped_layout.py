@@ -61,9 +61,10 @@ PINNED = {
     # issue 32: powers up to 10 (the 134,753-set in C7^⊠10), a new file beside the first lineage
     "shannon-capacity-c7-wide": ("8ce4a708a60cfbfab58d69d36917cbe74273d456c6b4795a697d9a3f5149c602",
                                  "2ed6a9a6eb4e6bc2bc0c60c51801ddb87c3e5b03238a941464192cbb8e438642"),
-    # issue 32: recursive constructions of Θ(C7) (gadgets checked, product theorems as hypotheses), a new lineage
-    "shannon-capacity-c7-recursive": ("a60cb891f079e80a8d83fd6345bc282ef04dc5193b2d5c31992cc4e2a333c6e0",
-                                      "baf0220088dd9eec8ac62298139572574730f7db75b4da2301198bbb4405b354"),
+    # issue 32: recursive constructions of Θ(C7) (gadgets checked, product theorems as hypotheses), a new lineage;
+    # then the counts obligation checks stated counts instead of leaving them open (Tandon's C1–C4): a new lineage
+    "shannon-capacity-c7-recursive": ("a4f0aa68d837d5e938764a4f255e3942d89445241c01a227e0ebb67ae45def1e",
+                                      "6551f74b0a62200ba9f9e492855424d925282b9d13d86d11f481a73edef6857b"),
     "sidon-autocorrelation": ("9b2223c4185732abed9a2b4717dc54fb7cafa346462475477f43c278503b93fe",
                               "96acec5a28d9a79fe9df7f5921634a4fe11016b2d9607cd86d6945c1161cb596"),
     # issue 32: a second C1b lineage with the minimum improvement 1e-10 (a refinement of the record gains ~1e-7)

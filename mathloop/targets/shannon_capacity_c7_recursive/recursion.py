@@ -12,8 +12,8 @@ construction used, so that its bound is shown conditional on exactly those:
 | `rule`, `code` | Buys–Polak–Zuiddam Proposition 1 and terminal codes (eq. 85), after the admissibility check | `bpz-combining` |
 | `swap` | exchange of the transversals (Definition 2 is symmetric in them) | — |
 
-A stated count (`counts`) is never checked here: `Result.counts` lists those a construction uses, and the target
-leaves the bound open while any is used.
+A stated count (`counts`) is not checked here: `Result.count_uses` lists every use (step, side, codebook, the size
+the recursion takes for it), and the target checks each one at set level (`setlevel`) before giving a bound.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from mathloop.targets.shannon_capacity_c7_recursive.schema import (
     ApplyRule,
     AuxiliaryOf,
     Construction,
+    Counted,
     Families,
     Heterogeneous,
     Product,
@@ -45,18 +46,26 @@ def shapes(c: Construction, max_dimension: int) -> dict[str, tuple[str, int]]:
     dimension above `max_dimension` (structure, refused before any arithmetic)."""
     out: dict[str, tuple[str, int]] = {g.name: (GADGET, len(g.main[0])) for g in c.gadgets}
     arity = {**{r.name: "rule" for r in c.rules}, **{k.name: "code" for k in c.codes}}
+    arity.update({k.name: "count" for k in c.counts})
+    arity.update({a.name: "automorphism" for a in c.automorphisms})
+    arity.update({e.name: "exchanges" for e in c.exchanges})
+    gadget_dims = {len(g.main[0]) for g in c.gadgets}
     for i, s in enumerate(c.steps):
         def need(key: str, name: str, kind: str, i: int = i) -> int:
-            got = out.get(name, ("count" if name in {k.name for k in c.counts} else arity.get(name, "?"), 0))
+            got = out.get(name, (arity.get(name, "?"), 0))
             if got[0] != kind:
                 raise Malformed(f"steps[{i}].{key}: {name!r} is a {got[0]}, not a {kind}")
             return got[1]
         if isinstance(s, (Product, Heterogeneous)):
             dim, kind = need("left", s.left, GADGET) + need("right", s.right, GADGET), GADGET
             for key in ("neutral", "horizontal", "vertical") if isinstance(s, Heterogeneous) else ():
-                for ref, name in getattr(s, key).model_dump().items():
+                book = getattr(s, key)
+                for ref, name in book.model_dump().items():
                     if name is not None:
-                        need(f"{key}.{ref}", name, "count" if ref == "count" else GADGET)
+                        need(f"{key}.{ref}", name, ref if ref in ("count", "automorphism", "exchanges") else
+                             "automorphism" if ref == "image" else GADGET)
+                if isinstance(book, Counted):
+                    _codebook_shapes(c, book, out, gadget_dims, f"steps[{i}].{key}")
         elif isinstance(s, (Swap, Families)):
             dim, kind = need("of", s.of, GADGET), GADGET if isinstance(s, Swap) else FAMILIES
         else:
@@ -92,6 +101,7 @@ class Result:
     gadget_failures: list[str] = field(default_factory=list)
     combinator_failures: list[str] = field(default_factory=list)
     counts: list[str] = field(default_factory=list)
+    count_uses: list[tuple[Heterogeneous, str, Counted, int]] = field(default_factory=list)
     hypotheses: list[str] = field(default_factory=list)
     size: int = 0
     dimension: int = 0
@@ -164,6 +174,23 @@ def gao(left: Profile, right: Profile) -> Profile:
                    o1 * o2 + (h1 + v1) * (h2 + v2), h1 * o2 + o1 * v2, v1 * o2 + o1 * h2)
 
 
+def _codebook_shapes(c: Construction, book: Counted, out: dict[str, tuple[str, int]], gadget_dims: set[int],
+                     where: str) -> None:
+    """Refuse an automorphism or exchange words that do not fit the codebook's dimension."""
+    src = book.main_of or book.auxiliary_of
+    dim = out[src][1] if src in out else 0
+    if book.image is not None:
+        k = len(next(a for a in c.automorphisms if a.name == book.image).source)
+        if gadget_dims != {k} or dim % k:
+            raise Malformed(f"{where}.image: the automorphism acts on {k} coordinates, not on the gadgets' groups of "
+                            f"a {dim}-dimensional codebook")
+    if book.exchanges is not None:
+        e = next(e for e in c.exchanges if e.name == book.exchanges)
+        if any(len(w) != dim for pair in e.pairs for w in pair):
+            raise Malformed(f"{where}.exchanges: the words of {book.exchanges!r} must have {dim} digits, the "
+                            f"codebook's dimension")
+
+
 def _heterogeneous(s: Heterogeneous, val: dict[str, Any], count_of: dict[str, int], res: Result) -> _Gadget:
     """Return Theorem 1's product; codebook side conditions that fail are recorded as combinator failures."""
     left, right = val[s.left], val[s.right]
@@ -195,6 +222,7 @@ def _heterogeneous(s: Heterogeneous, val: dict[str, Any], count_of: dict[str, in
                 res.combinator_failures.append(f"{s.name}.{key}: count {book.count} = {q} exceeds the codebook size {size}")
             if book.count not in res.counts:
                 res.counts.append(book.count)
+            res.count_uses.append((s, key, book, size))
             books.append((size, q))
     (jh, qh), (jv, qv) = books
     aL, tL, sL, oL, _, _ = _tuple(left.profile)

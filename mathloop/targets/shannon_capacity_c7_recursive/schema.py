@@ -8,6 +8,8 @@ proof, and a list of **steps** that combine them; `result` names the step whose 
                   "vertical": [...], "auxiliary": [...]}],
      "rules": [{"name": "S2a", "families": {"B": ["BB", "HD", ...], "N": [...], ...}}],
      "codes": [{"name": "K4a", "words": ["BBBB", ...]}],
+     "automorphisms": [{"name": "T", "source": [1, 3, 0, 2, 4], "sign": [-1, 1, 1, -1, 1], "shift": [2, 0, 0, 2, 0]}],
+     "exchanges": [{"name": "B1", "pairs": [["<removed word>", "<inserted word>"], ...]}],
      "counts": [{"name": "C1", "value": 27488, "statement": "|J+ minus N(X10^0)|"}],
      "steps": [{"name": "G10", "op": "product", "left": "G5", "right": "G5"}, ...],
      "result": "G200"}
@@ -38,6 +40,8 @@ MAX_COUNT_DIGITS = 60
 Name = Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9_^{}()+,.-]{0,39}$")]
 Word = Annotated[str, StringConstraints(pattern=r"^[0-6]{1,6}$")]
 LabelWord = Annotated[str, StringConstraints(pattern=r"^[BNADOHV]{1,6}$")]
+LongWord = Annotated[str, StringConstraints(pattern=r"^[0-6]{1,60}$")]
+MAX_EXCHANGES = 64
 Vertices = Annotated[list[Word], Field(max_length=MAX_SET)]
 
 
@@ -79,6 +83,24 @@ class Count(_Strict):
     name: Name
     value: Annotated[int, Field(ge=0, lt=10**MAX_COUNT_DIGITS)]
     statement: Annotated[str, StringConstraints(min_length=1, max_length=500)]
+
+
+class AutomorphismSpec(_Strict):
+    """A signed coordinate permutation of the gadgets' C7^⊠n: image digit p = sign[p]·w[source[p]] + shift[p] mod 7,
+    applied to every coordinate group of a codebook."""
+
+    name: Name
+    source: Annotated[list[Annotated[int, Field(ge=0, lt=MAX_GADGET_N)]], Field(min_length=1, max_length=MAX_GADGET_N)]
+    sign: Annotated[list[Literal[-1, 1]], Field(min_length=1, max_length=MAX_GADGET_N)]
+    shift: Annotated[list[Annotated[int, Field(ge=0, le=6)]], Field(min_length=1, max_length=MAX_GADGET_N)]
+
+
+class ExchangeList(_Strict):
+    """Words exchanged in a codebook: each pair [removed, inserted], words of the codebook's dimension."""
+
+    name: Name
+    pairs: Annotated[list[Annotated[list[LongWord], Field(min_length=2, max_length=2)]],
+                     Field(min_length=1, max_length=MAX_EXCHANGES)]
 
 
 class Product(_Strict):
@@ -131,12 +153,15 @@ class AuxiliaryOf(_Strict):
 
 
 class Counted(_Strict):
-    """A side codebook whose size is that of a step's main set (`main_of`) or auxiliary set (`auxiliary_of`) and
-    whose part outside N(X_L⁰) has the stated `count`."""
+    """A side codebook with a stated `count` of its part outside N(X_L⁰): a step's main set (`main_of`) or auxiliary
+    set (`auxiliary_of`), mapped by the automorphism `image` on every coordinate group if given, then changed by the
+    `exchanges` if given."""
 
     count: Name
     main_of: Name | None = None
     auxiliary_of: Name | None = None
+    image: Name | None = None
+    exchanges: Name | None = None
 
 
 class Heterogeneous(_Strict):
@@ -160,6 +185,8 @@ class Construction(_Strict):
     gadgets: Annotated[list[Gadget], Field(min_length=1, max_length=8)]
     rules: Annotated[list[Rule], Field(max_length=16)] = []
     codes: Annotated[list[Code], Field(max_length=16)] = []
+    automorphisms: Annotated[list[AutomorphismSpec], Field(max_length=4)] = []
+    exchanges: Annotated[list[ExchangeList], Field(max_length=4)] = []
     counts: Annotated[list[Count], Field(max_length=16)] = []
     steps: Annotated[list[Step], Field(max_length=MAX_STEPS)] = []
     result: Name
@@ -218,6 +245,17 @@ def _check_names(c: Construction) -> None:
     for kind, items in (("rule", c.rules), ("code", c.codes), ("count", c.counts)):
         for i, item in enumerate(items):
             _define(defined, item.name, f"{kind}s[{i}].name", kind)
+    for i, a in enumerate(c.automorphisms):
+        _define(defined, a.name, f"automorphisms[{i}].name", "automorphism")
+        k = len(a.source)
+        if len(a.sign) != k or len(a.shift) != k or sorted(a.source) != list(range(k)):
+            raise Malformed(f"automorphisms[{i}]: source must be a permutation of 0..{k - 1}, with as many signs "
+                            f"and shifts")
+    for i, e in enumerate(c.exchanges):
+        _define(defined, e.name, f"exchanges[{i}].name", "exchanges")
+        for j, pair in enumerate(e.pairs):
+            if len(pair[0]) != len(pair[1]):
+                raise Malformed(f"exchanges[{i}].pairs[{j}]: the two words have different lengths")
     for i, s in enumerate(c.steps):
         for key, value in _references(s):
             if value not in defined:

@@ -62,7 +62,7 @@ class ShannonCapacityC7Recursive(TableConstant):
     bound_name: ClassVar[str] = BOUND
     symbol: ClassVar[str] = "Θ(C7)"
     rules: ClassVar[PayloadRules] = PayloadRules(parse_payload, schema)
-    version: ClassVar[str] = "1"
+    version: ClassVar[str] = "2"  # 2: stated counts are checked (counts.py), no longer left open
     checks: ClassVar[Mapping[str, Trust]] = {INPUT: Trust.EXACT, GADGETS: Trust.EXACT, COMBINATORS: Trust.EXACT,
                                              COUNTS: Trust.EXACT, CAPACITY: Trust.EXACT}
     required_obligations: ClassVar[tuple[Required, ...]] = (
@@ -98,12 +98,8 @@ class ShannonCapacityC7Recursive(TableConstant):
                     GADGETS: _failures(res.gadget_failures),
                     COMBINATORS: _failures(res.combinator_failures) if not res.gadget_failures else Outcome(
                         Verdict.UNKNOWN, Trust.EXACT, ("not evaluated: a gadget failed its definition",))}
-        outcomes[COUNTS] = Outcome(Verdict.PROVED, Trust.EXACT) if not res.counts else Outcome(
-            Verdict.UNKNOWN, Trust.EXACT, tuple(f"count {k} is stated by its paper and not checked here"
-                                                for k in res.counts),
-            rank=len(res.counts))
-        artifacts: dict[str, Any] = {"conditional_on": sorted(res.hypotheses), "trace": res.trace,
-                                     "stated_counts": res.counts}
+        artifacts: dict[str, Any] = {"conditional_on": sorted(res.hypotheses), "trace": res.trace}
+        outcomes[COUNTS] = self._counts(candidate, res, outcomes, artifacts, timings)
         bounds: dict[str, Fraction] = {}
         if all(outcomes[k].verdict is Verdict.PROVED for k in (GADGETS, COMBINATORS, COUNTS)) and res.size > 0:
             r = graph.certified_root(res.size, res.dimension, self.digits)
@@ -125,6 +121,26 @@ class ShannonCapacityC7Recursive(TableConstant):
         return assemble(self.contract, checker=self.name, version=self.version, outcomes=outcomes, bounds=bounds,
                         state=candidate.model_dump(exclude_defaults=True), artifacts=artifacts,
                         precision={"arithmetic": "exact integers", "grid": f"10^-{self.digits}"}, timings=timings)
+
+    def _counts(self, c: Construction, res: recursion.Result, outcomes: dict[str, Outcome],
+                artifacts: dict[str, Any], timings: dict[str, float]) -> Outcome:
+        """Return the counts obligation: each stated count recomputed by two code paths (counts.py)."""
+        if not res.count_uses:
+            return Outcome(Verdict.PROVED, Trust.EXACT)
+        if any(outcomes[k].verdict is not Verdict.PROVED for k in (GADGETS, COMBINATORS)):
+            return Outcome(Verdict.UNKNOWN, Trust.EXACT, ("not evaluated: the gadgets or combinators failed",),
+                           rank=len(res.counts))
+        from mathloop.targets.shannon_capacity_c7_recursive import counts
+
+        t0 = time.perf_counter()
+        rep = counts.check(c, res.count_uses)
+        timings["counts"] = time.perf_counter() - t0
+        artifacts["counts"] = rep.rows
+        if rep.failures:
+            return Outcome(Verdict.REFUTED, Trust.EXACT, tuple(rep.failures[:5]), rank=rep.failed_counts())
+        if rep.open:
+            return Outcome(Verdict.UNKNOWN, Trust.EXACT, tuple(rep.open[:5]), rank=rep.failed_counts())
+        return Outcome(Verdict.PROVED, Trust.EXACT)
 
     def local_proposer(self, seed: int) -> Proposer:
         """Return the embedded search over product trees of the head's gadgets (see proposer.py)."""
