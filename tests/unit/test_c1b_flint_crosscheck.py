@@ -44,6 +44,14 @@ def test_simpletes_construction_is_above_mathloops_record():
     assert theirs - OWN > Fraction(18, 10**8)
 
 
+def test_mathloops_600_step_best_is_the_exact_value_records_toml_states_and_below_the_older_one():
+    data = json.loads((DATA / "mathloop-record-0.380867472394.json").read_text())
+    heights = [Fraction(h) for h in data["heights"]]
+    assert len(heights) == 600
+    got = _c1b(heights)
+    assert got == Fraction(6855614503077767217222406182, 18000000000000600000000000005) < OWN
+
+
 def test_a_one_unit_change_of_a_height_changes_the_value():
     heights = _own()
     heights[1200] += 1
