@@ -3,7 +3,8 @@
 The problem: minimise max_s F_s(f), F_s = (2/n)·Σ_i f_i (1 − f_{i+s}) (the overlap at the grid shift 2s/n), over
 0 <= f <= 1, Σf = n/2. From scratch the starts are the tent f(x) = 1 − |x| plus seeded noise at 50 steps (the
 best of 8 goes on), doubled up to 1600; from a start (the head, or a published construction after `--start
-published`) the rounds refine it at its own n and split it when they stall. Proposals are integer heights ≈ f·SCALE, capped exactly so that the
+published`) the rounds refine it at its effective resolution (`coarsened`: the fewest steps whose block means keep
+its value) and split it when they stall. Proposals are integer heights ≈ f·SCALE, capped exactly so that the
 normalised heights stay <= 1; the checker certifies them exactly.
 """
 
@@ -13,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from mathloop.targets.sidon_autocorrelation.slp import SLP_MAX_STEPS
 from mathloop.targets.sidon_autocorrelation.smooth_max import Improvements, Schedule, convolve
 from mathloop.targets.sidon_autocorrelation.stages import Plan, run_plan
 from mathloop.targets.sidon_autocorrelation.step_proposer import StepProposer
@@ -25,6 +27,10 @@ PLAN = Plan(levels=(50, 100, 200, 400, 800, 1600), starts=8,
             scratch=Schedule(mu=1e-4, mu_min=1e-10, period=1000, iterations=24_000),
             refine=Schedule(mu=1e-8, mu_min=1e-10, period=2000, iterations=40_000),
             slp_steps=30, slp_band=1e-7, split_after=3, stall=1e-9, max_split=4800)
+# A start is refined on its block means when they cost at most this much (in float value): SimpleTES's 2400 steps
+# are 600 steps up to ~1e-4 per step (block means of 4 change the value by 3.5e-11), and at 600 steps the LP polish
+# runs (n <= SLP_MAX_STEPS) where at 2400 only the smoothed descent does.
+COARSEN_TOL = 1e-10
 
 
 class OverlapProblem:
@@ -71,12 +77,28 @@ def _start(n: int, rng: np.random.Generator) -> np.ndarray:
     return np.clip(f * (n / 2) / f.sum(), 0, 1)
 
 
+def coarsened(f: np.ndarray, tol: float = COARSEN_TOL, floor: int = SLP_MAX_STEPS // 2) -> np.ndarray:
+    """Return the means of f over blocks of 2^j steps for the largest j whose value is at most f's + tol (f when
+    no block size qualifies); stops once the steps are at most `floor` (the LP's reach)."""
+    f = np.asarray(f, dtype=float)
+    limit = float(OverlapProblem(len(f)).values(f).max()) + tol
+    best = f
+    while len(best) % 2 == 0 and len(best) > floor:
+        coarse = best.reshape(-1, 2).mean(axis=1)  # the same Σf, still in [0, 1]
+        if float(OverlapProblem(len(coarse)).values(coarse).max()) > limit:
+            break
+        best = coarse
+    return best
+
+
 def optimise(seed: int, start: np.ndarray | None, plan: Plan = PLAN) -> Improvements:
-    """Yield (value, f) improvements: from scratch (start None, seeded) or refining `start` (heights)."""
+    """Yield (value, f) improvements: from scratch (start None, seeded) or refining `start` (heights) at its
+    effective resolution (`coarsened`)."""
     if start is None:
         rng = np.random.default_rng(seed)
         return run_plan(OverlapProblem, [_start(plan.levels[0], rng) for _ in range(plan.starts)], plan, scratch=True)
-    return run_plan(OverlapProblem, np.clip(normalised(np.asarray(start, dtype=float)), 0, 1), plan, scratch=False)
+    return run_plan(OverlapProblem, coarsened(np.clip(normalised(np.asarray(start, dtype=float)), 0, 1)), plan,
+                    scratch=False)
 
 
 def admissible_integers(f: np.ndarray) -> list[int]:
