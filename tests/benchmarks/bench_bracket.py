@@ -1,13 +1,15 @@
 """Benchmark of the RH pair-correlation bracket: its width against time, from an empty store, as a user runs it.
 
     python tests/benchmarks/bench_bracket.py run OUT_DIR [--primal-limit S] [--ceiling-limit S] [--no-lean]
+                                                 [--primal pair-correlation-rh-wide]
     python tests/benchmarks/bench_bracket.py plot STORE.db OUT_DIR     # the table and picture of an existing store
 
 `run` makes OUT_DIR/bracket.db empty, then runs the user's commands as subprocesses, one after the other:
 
-    mathloop run pair-correlation-rh --db OUT_DIR/bracket.db --time-limit S1 --no-progress
+    mathloop run PRIMAL --db OUT_DIR/bracket.db --time-limit S1 --no-progress     (PRIMAL: --primal, default
+                                                                                  pair-correlation-rh)
     mathloop run pair-correlation-rh-ceiling-wide --db OUT_DIR/bracket.db --time-limit S2 --no-progress
-    mathloop audit pair-correlation-rh --db ...      mathloop audit pair-correlation-rh-ceiling-wide --db ...
+    mathloop audit PRIMAL --db ...      mathloop audit pair-correlation-rh-ceiling-wide --db ...
 
 printing each one's wall time and the 1-minute load before and after. Then (and in `plot`) it reads the bracket's
 history from the store (`view.bracket_history`: every commit that moved a side, with its certified value) and
@@ -33,6 +35,7 @@ from fractions import Fraction
 from pathlib import Path
 
 PRIMAL, CEILING = "pair-correlation-rh", "pair-correlation-rh-ceiling-wide"
+PRIMAL_WIDE = "pair-correlation-rh-wide"
 
 
 def _load() -> str:
@@ -122,6 +125,8 @@ def main() -> None:
     r.add_argument("--primal-limit", type=float, default=600.0)
     r.add_argument("--ceiling-limit", type=float, default=1200.0)
     r.add_argument("--no-lean", action="store_true")
+    r.add_argument("--primal", default=PRIMAL, choices=(PRIMAL, PRIMAL_WIDE),
+                   help="the primal lineage (the wide one reaches past 600 nodes, issue 36)")
     p = sub.add_parser("plot")
     p.add_argument("db")
     p.add_argument("out")
@@ -134,17 +139,18 @@ def main() -> None:
             f.unlink()
         lean = ["--no-lean"] if args.no_lean else []
         t0 = time.monotonic()
-        _step(["run", PRIMAL, "--db", str(db), "--time-limit", str(args.primal_limit), "--no-progress", *lean])
+        _step(["run", args.primal, "--db", str(db), "--time-limit", str(args.primal_limit), "--no-progress", *lean])
         _step(["run", CEILING, "--db", str(db), "--time-limit", str(args.ceiling_limit), "--no-progress", *lean])
         print(f"both sessions: {time.monotonic() - t0:.1f} s wall", flush=True)
-        _step(["audit", PRIMAL, "--db", str(db), "--workers", "2"])
+        _step(["audit", args.primal, "--db", str(db), "--workers", "2"])
         _step(["audit", CEILING, "--db", str(db), "--workers", "2"])
         db_path = str(db)
     else:
         db_path = args.db
     rows = history(db_path)
     table(rows)
-    picture(rows, out, f"{PRIMAL} + {CEILING} from an empty store ({time.strftime('%Y-%m-%d')})")
+    primal = args.primal if args.mode == "run" else PRIMAL
+    picture(rows, out, f"{primal} + {CEILING} from an empty store ({time.strftime('%Y-%m-%d')})")
 
 
 if __name__ == "__main__":
