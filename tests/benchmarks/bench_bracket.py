@@ -16,6 +16,8 @@ history from the store (`view.bracket_history`: every commit that moved a side, 
 prints a table of elapsed time (from the first commit), side, value and width, and writes
 OUT_DIR/bracket_width.svg and .png (width against time, log scale). Take measured figures under the shared lock:
 `flock /work/bench.lock python tests/benchmarks/bench_bracket.py run ...`. Nothing here is part of the test tier.
+`--together` starts both sessions at once on the one store (WAL and a busy timeout let two lineages commit side by
+side), so the bracket's time is the longer session's, not the sum.
 
 Measured 2026-12-04 (one run, load 1.78 -> 3.84, other jobs on the 2 cores): `run OUT --primal-limit 200
 --ceiling-limit 1590 --no-lean` -> primal 190.6 s, ceiling 1492.8 s (28.1 min together), bracket
@@ -54,6 +56,25 @@ def _step(argv: list[str]) -> float:
         print(f"  | {line}", flush=True)
     if done.returncode not in (0,):
         print(done.stderr[-2000:], flush=True)
+    return wall
+
+
+def _together(a: list[str], b: list[str]) -> float:
+    """Run two CLI commands at once (one store: WAL and a busy timeout let two lineages commit side by side)."""
+    before = _load()
+    t0 = time.monotonic()
+    procs = [(argv, subprocess.Popen([sys.executable, "-m", "mathloop", *argv], stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True)) for argv in (a, b)]
+    for argv, proc in procs:
+        out, err = proc.communicate()
+        print(f"$ mathloop {' '.join(argv)}\n  exit {proc.returncode}, done {time.monotonic() - t0:.1f} s after the start",
+              flush=True)
+        for line in [x for x in out.splitlines() if x.strip()][-3:]:
+            print(f"  | {line}", flush=True)
+        if proc.returncode:
+            print(err[-2000:], flush=True)
+    wall = time.monotonic() - t0
+    print(f"  both at once: {wall:.1f} s wall, load {before} -> {_load()}", flush=True)
     return wall
 
 
@@ -125,6 +146,8 @@ def main() -> None:
     r.add_argument("--primal-limit", type=float, default=600.0)
     r.add_argument("--ceiling-limit", type=float, default=1200.0)
     r.add_argument("--no-lean", action="store_true")
+    r.add_argument("--no-audit", action="store_true", help="skip the audits (run them apart, e.g. under their own lock)")
+    r.add_argument("--together", action="store_true", help="run the two sessions at the same time, one store")
     r.add_argument("--primal", default=PRIMAL, choices=(PRIMAL, PRIMAL_WIDE),
                    help="the primal lineage (the wide one reaches past 600 nodes, issue 36)")
     p = sub.add_parser("plot")
@@ -139,11 +162,17 @@ def main() -> None:
             f.unlink()
         lean = ["--no-lean"] if args.no_lean else []
         t0 = time.monotonic()
-        _step(["run", args.primal, "--db", str(db), "--time-limit", str(args.primal_limit), "--no-progress", *lean])
-        _step(["run", CEILING, "--db", str(db), "--time-limit", str(args.ceiling_limit), "--no-progress", *lean])
+        first = ["run", args.primal, "--db", str(db), "--time-limit", str(args.primal_limit), "--no-progress", *lean]
+        second = ["run", CEILING, "--db", str(db), "--time-limit", str(args.ceiling_limit), "--no-progress", *lean]
+        if args.together:
+            _together(first, second)
+        else:
+            _step(first)
+            _step(second)
         print(f"both sessions: {time.monotonic() - t0:.1f} s wall", flush=True)
-        _step(["audit", args.primal, "--db", str(db), "--workers", "2"])
-        _step(["audit", CEILING, "--db", str(db), "--workers", "2"])
+        if not args.no_audit:
+            _step(["audit", args.primal, "--db", str(db), "--workers", "2"])
+            _step(["audit", CEILING, "--db", str(db), "--workers", "2"])
         db_path = str(db)
     else:
         db_path = args.db
