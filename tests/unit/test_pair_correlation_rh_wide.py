@@ -64,3 +64,17 @@ def test_the_wide_lineage_is_a_partner_of_the_ceiling_in_the_bracket():
     from mathloop.check.bracket import _partner_contracts
 
     assert {c.name for c in _partner_contracts("pair-correlation-rh")} == {"pair-correlation-rh", "pair-correlation-rh-wide"}
+
+
+def test_the_lp_stops_once_its_violation_is_what_the_lift_repairs():
+    import numpy as np
+
+    from mathloop.targets.pair_correlation_rh import lp
+
+    h, n = F(1, 10), 30  # (1/10, 3)
+    res = lp.solve(h, n, margin=1e-9, stop_violation=1e-8)
+    c = res.nodes
+    low = float((lp.p_matrix(lp.local_minima(c, 16 * n + 1), n) @ c).min())
+    assert low >= -1e-8 and res.rounds < 12
+    assert 0.675 < res.bound < 0.6795  # above the seed's 0.675000, below the ceiling
+    assert np.all(c[int(1 / h):] <= 1e-12)  # r-hat <= 0 beyond 1 holds in the LP itself
