@@ -22,6 +22,9 @@ side), so the bracket's time is the longer session's, not the sum.
 Measured 2026-12-04 (one run, load 1.78 -> 3.84, other jobs on the 2 cores): `run OUT --primal-limit 200
 --ceiling-limit 1590 --no-lean` -> primal 190.6 s, ceiling 1492.8 s (28.1 min together), bracket
 [0.679307880048, 0.679455330775], width 1.4746e-4 at 27:54 after the first commit; audits ok (20.6 s, 212.8 s).
+Measured 2026-12-05 (one run, load 2.56 -> 1.34, under the lock): `run OUT --primal pair-correlation-rh-wide --together
+--no-audit --primal-limit 1000 --ceiling-limit 1800 --no-lean` -> both at once 1404.0 s wall, bracket
+[0.679315366362, 0.679455330775], width 1.3996e-4 at 23:13 after the first commit.
 """
 
 from __future__ import annotations
