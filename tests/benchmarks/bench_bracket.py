@@ -1,23 +1,30 @@
 """Benchmark of the RH pair-correlation bracket: its width against time, from an empty store, as a user runs it.
 
     python tests/benchmarks/bench_bracket.py run OUT_DIR [--primal-limit S] [--ceiling-limit S] [--no-lean]
+                                                 [--primal pair-correlation-rh-wide]
     python tests/benchmarks/bench_bracket.py plot STORE.db OUT_DIR     # the table and picture of an existing store
 
 `run` makes OUT_DIR/bracket.db empty, then runs the user's commands as subprocesses, one after the other:
 
-    mathloop run pair-correlation-rh --db OUT_DIR/bracket.db --time-limit S1 --no-progress
+    mathloop run PRIMAL --db OUT_DIR/bracket.db --time-limit S1 --no-progress     (PRIMAL: --primal, default
+                                                                                  pair-correlation-rh)
     mathloop run pair-correlation-rh-ceiling-wide --db OUT_DIR/bracket.db --time-limit S2 --no-progress
-    mathloop audit pair-correlation-rh --db ...      mathloop audit pair-correlation-rh-ceiling-wide --db ...
+    mathloop audit PRIMAL --db ...      mathloop audit pair-correlation-rh-ceiling-wide --db ...
 
 printing each one's wall time and the 1-minute load before and after. Then (and in `plot`) it reads the bracket's
 history from the store (`view.bracket_history`: every commit that moved a side, with its certified value) and
 prints a table of elapsed time (from the first commit), side, value and width, and writes
 OUT_DIR/bracket_width.svg and .png (width against time, log scale). Take measured figures under the shared lock:
 `flock /work/bench.lock python tests/benchmarks/bench_bracket.py run ...`. Nothing here is part of the test tier.
+`--together` starts both sessions at once on the one store (WAL and a busy timeout let two lineages commit side by
+side), so the bracket's time is the longer session's, not the sum.
 
 Measured 2026-12-04 (one run, load 1.78 -> 3.84, other jobs on the 2 cores): `run OUT --primal-limit 200
 --ceiling-limit 1590 --no-lean` -> primal 190.6 s, ceiling 1492.8 s (28.1 min together), bracket
 [0.679307880048, 0.679455330775], width 1.4746e-4 at 27:54 after the first commit; audits ok (20.6 s, 212.8 s).
+Measured 2026-12-05 (one run, load 2.56 -> 1.34, under the lock): `run OUT --primal pair-correlation-rh-wide --together
+--no-audit --primal-limit 1000 --ceiling-limit 1800 --no-lean` -> both at once 1404.0 s wall, bracket
+[0.679315366362, 0.679455330775], width 1.3996e-4 at 23:13 after the first commit.
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ from fractions import Fraction
 from pathlib import Path
 
 PRIMAL, CEILING = "pair-correlation-rh", "pair-correlation-rh-ceiling-wide"
+PRIMAL_WIDE = "pair-correlation-rh-wide"
 
 
 def _load() -> str:
@@ -51,6 +59,25 @@ def _step(argv: list[str]) -> float:
         print(f"  | {line}", flush=True)
     if done.returncode not in (0,):
         print(done.stderr[-2000:], flush=True)
+    return wall
+
+
+def _together(a: list[str], b: list[str]) -> float:
+    """Run two CLI commands at once (one store: WAL and a busy timeout let two lineages commit side by side)."""
+    before = _load()
+    t0 = time.monotonic()
+    procs = [(argv, subprocess.Popen([sys.executable, "-m", "mathloop", *argv], stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True)) for argv in (a, b)]
+    for argv, proc in procs:
+        out, err = proc.communicate()
+        print(f"$ mathloop {' '.join(argv)}\n  exit {proc.returncode}, done {time.monotonic() - t0:.1f} s after the start",
+              flush=True)
+        for line in [x for x in out.splitlines() if x.strip()][-3:]:
+            print(f"  | {line}", flush=True)
+        if proc.returncode:
+            print(err[-2000:], flush=True)
+    wall = time.monotonic() - t0
+    print(f"  both at once: {wall:.1f} s wall, load {before} -> {_load()}", flush=True)
     return wall
 
 
@@ -122,6 +149,10 @@ def main() -> None:
     r.add_argument("--primal-limit", type=float, default=600.0)
     r.add_argument("--ceiling-limit", type=float, default=1200.0)
     r.add_argument("--no-lean", action="store_true")
+    r.add_argument("--no-audit", action="store_true", help="skip the audits (run them apart, e.g. under their own lock)")
+    r.add_argument("--together", action="store_true", help="run the two sessions at the same time, one store")
+    r.add_argument("--primal", default=PRIMAL, choices=(PRIMAL, PRIMAL_WIDE),
+                   help="the primal lineage (the wide one reaches past 600 nodes, issue 36)")
     p = sub.add_parser("plot")
     p.add_argument("db")
     p.add_argument("out")
@@ -134,17 +165,24 @@ def main() -> None:
             f.unlink()
         lean = ["--no-lean"] if args.no_lean else []
         t0 = time.monotonic()
-        _step(["run", PRIMAL, "--db", str(db), "--time-limit", str(args.primal_limit), "--no-progress", *lean])
-        _step(["run", CEILING, "--db", str(db), "--time-limit", str(args.ceiling_limit), "--no-progress", *lean])
+        first = ["run", args.primal, "--db", str(db), "--time-limit", str(args.primal_limit), "--no-progress", *lean]
+        second = ["run", CEILING, "--db", str(db), "--time-limit", str(args.ceiling_limit), "--no-progress", *lean]
+        if args.together:
+            _together(first, second)
+        else:
+            _step(first)
+            _step(second)
         print(f"both sessions: {time.monotonic() - t0:.1f} s wall", flush=True)
-        _step(["audit", PRIMAL, "--db", str(db), "--workers", "2"])
-        _step(["audit", CEILING, "--db", str(db), "--workers", "2"])
+        if not args.no_audit:
+            _step(["audit", args.primal, "--db", str(db), "--workers", "2"])
+            _step(["audit", CEILING, "--db", str(db), "--workers", "2"])
         db_path = str(db)
     else:
         db_path = args.db
     rows = history(db_path)
     table(rows)
-    picture(rows, out, f"{PRIMAL} + {CEILING} from an empty store ({time.strftime('%Y-%m-%d')})")
+    primal = args.primal if args.mode == "run" else PRIMAL
+    picture(rows, out, f"{primal} + {CEILING} from an empty store ({time.strftime('%Y-%m-%d')})")
 
 
 if __name__ == "__main__":

@@ -47,6 +47,9 @@ PINNED = {
     # issue 24: the wide ceiling lineage (knot form, A <= 120, the kink checker), a new file beside the first
     "pair-correlation-rh-ceiling-wide": ("839bc56d137feb130f159cf7b781d6ff8648c71396b8356f70213318e42e0e1c",
                                          "a17b22fa9361a0b2a09143d52a88cfb2caafed26799bdd2067d0af9aeabde231"),
+    # issue 36: the wide primal lineage (the same checker, up to 1600 nodes, A <= 16), a new file beside the first
+    "pair-correlation-rh-wide": ("bbf780bd9d2c08acf35059fde09605d69a88885fd6610dc68f17650a74aa5863",
+                                 "48fd4514450f05b1e84bd53461d1de0a46181d7511eb1ed259fde8f20b4eeda6"),
     "shannon-capacity-c7": ("739d73807b2033e78ac56e7ff116003935d4107c7a62e2edb659c22bafdef934",
                             "059fb85f07049c3f6db7b625916a76ce42eb6b247174802e09cb10c8ead7f126"),
     # issue 32: four more table constants (10c, 3b, 3c, 4b), each a new lineage

@@ -31,12 +31,18 @@ from mathloop.targets.pair_correlation_rh.cosine_positivity import (
 from mathloop.targets.pair_correlation_rh.functional import rh_functional
 
 # LP values at margin 1e-9 (issue 36, the dense IPM): (1/60, 5) 0.6792825, (1/80, 5) 0.6792942, (1/100, 5) 0.6792996,
-# (1/120, 5) 0.6793026, (1/100, 6) 0.6793064, (1/60, 8) 0.6792982, (1/75, 8) 0.6793079: at the contract's 600 nodes
-# a longer support beats a finer grid, so (1/75, 8) is the last step (certified 0.679307880 as rationalised)
+# (1/120, 5) 0.6793026, (1/100, 6) 0.6793064, (1/60, 8) 0.6792982, (1/75, 8) 0.6793079: at the first lineage's 600
+# nodes a longer support beats a finer grid, so (1/75, 8) is its last step (certified 0.679307880 as rationalised).
+# The wide lineage (`pair-correlation-rh-wide`, up to 1600 nodes) goes on: (1/100, 8), 800 nodes, LP 0.6793154
+# (certified 0.679315369); then (1/100, 10), 1000 nodes. At 1/40 the support gained 7.6e-6 from A = 8 to 12 and
+# 2.3e-6 from 12 to 16 (0.6792642, 0.6792718, 0.6792741); at A = 5 the grid's gains fall like h^2.
 CONFIGS = tuple(
     (Fraction(1, d), Fraction(a))
-    for d, a in ((5, 2), (10, 2), (10, 3), (20, 3), (20, 4), (40, 4), (40, 5), (60, 5), (80, 5), (75, 8))
+    for d, a in ((5, 2), (10, 2), (10, 3), (20, 3), (20, 4), (40, 4), (40, 5), (60, 5), (80, 5), (75, 8),
+                 (100, 8), (100, 10))
 )
+# the LP's rounds stop once min P >= -STOP_VIOLATION; the lift repairs that at about the same cost in B
+STOP_VIOLATION = 1e-8
 MARGINS = (1e-9, 1e-6, 1e-4)
 SAFETIES = (1e-10, 1e-9, 1e-8)
 DENOMINATOR = 10**12
@@ -66,6 +72,11 @@ def lift(nodes: list[Fraction], safety: float) -> list[Fraction]:
         return list(nodes)
     delta = Fraction(math.ceil((safety - low) * DENOMINATOR), DENOMINATOR)
     return [nodes[0] + delta, *nodes[1:]]
+
+
+def allowed_configs(target: Any) -> list[tuple[Fraction, Fraction]]:
+    """Return the configurations (h, A) of CONFIGS that the target's contract limits allow, in order."""
+    return [(h, A) for h, A in CONFIGS if A / h <= target.max_nodes and h >= target.h_min and A <= target.a_max]
 
 
 def inside_head_class(h: Fraction, A: Fraction, head_state: Any) -> bool:
@@ -103,7 +114,7 @@ class LpProposer(Proposer):
             for margin in MARGINS:
                 if deadline is not None and time.monotonic() >= deadline:
                     return None  # not cached: a later session with more time retries this configuration
-                res = lp.solve(h, n, margin=margin, deadline=deadline)
+                res = lp.solve(h, n, margin=margin, deadline=deadline, stop_violation=STOP_VIOLATION)
                 if res is None:
                     if deadline is not None and time.monotonic() >= deadline:
                         return None
@@ -132,9 +143,7 @@ class LpProposer(Proposer):
         spec = ctx.contract.bound_spec("proportion")
         head = ctx.head.bounds.get("proportion") if ctx.head else None
         floor = None if head is None else head + spec.min_improvement
-        for h, A in CONFIGS:
-            if A / h > self.target.max_nodes or h < self.target.h_min or A > self.target.a_max:
-                continue
+        for h, A in allowed_configs(self.target):
             if ctx.head is not None and inside_head_class(h, A, dict(ctx.head.state)):
                 continue
             if ctx.deadline is not None and time.monotonic() >= ctx.deadline:

@@ -47,7 +47,8 @@ class PairCorrelationRH(Target):
     """Montgomery's pair correlation with Cohn–Elkies-type r (Chirre–Gonçalves–de Laat), assuming RH."""
 
     name = "pair-correlation-rh"
-    contract_files = ("pair-correlation-rh.toml",)  # in obligations/
+    # the wide lineage (issue 36): the same checker with up to 1600 nodes and A up to 16
+    contract_files = ("pair-correlation-rh.toml", "pair-correlation-rh-wide.toml")  # in obligations/
     version = "1"
     checks = {
         "tail_sign": Trust.EXACT,
