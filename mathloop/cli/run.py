@@ -89,8 +89,8 @@ def run(
                                                "run, Lean checks included (those still running then stay pending)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the local proposer (deterministic per seed)."),
     start: str = typer.Option("head", "--start", help="head: the proposer starts from the head (from scratch in a new "
-                              "store) | published: first propose the best published construction the target ships "
-                              "(credited to its authors), then refine it."),
+                              "store) | published: first propose the best published construction the target ships that "
+                              "this contract admits (credited to its authors), then refine it."),
     samples: int = typer.Option(4, "--samples", min=1, max=64, help="Proposals per round."),
     model: Optional[str] = typer.Option(None, "--model", help="Model name for --proposer openai."),
     base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible endpoint (default $OPENAI_BASE_URL)."),

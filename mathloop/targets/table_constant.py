@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Sequence, Ty
 from mathloop.contract.fields import Table, validated
 from mathloop.contract.model import Contract
 from mathloop.domain import Trust, Verdict, decimal_str
-from mathloop.targets.base import Target
+from mathloop.targets.base import PublishedStart, Target
 from mathloop.targets.evidence import Outcome
 
 if TYPE_CHECKING:
@@ -107,6 +107,12 @@ class TableConstant(Target):
 
             return read_json(path, cap, what)
         return self.rules.read(path, cap)
+
+    def published_start(self) -> PublishedStart | None:
+        """Return the best published construction this contract admits (`shipped_start`), or None."""
+        from mathloop.targets.published_start import shipped_start
+
+        return shipped_start(self)
 
     def state_summary(self, state: Mapping[str, Any]) -> str:
         """Return the state in a few words (`describe`), or the default line for a state not of this target's shape."""

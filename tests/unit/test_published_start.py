@@ -112,3 +112,64 @@ def test_unreadable_records_or_construction_is_a_one_line_error_naming_the_file(
         with pytest.raises(Malformed, match=why) as e:
             erdos.published_start()
         assert "\n" not in str(e.value)
+
+
+def _records_lineages():
+    from mathloop.targets import shipped_contracts
+
+    return [c.name for c in shipped_contracts()
+            if build_target(load_contract(shipped(c.name))).constant_records() is not None]
+
+
+@pytest.mark.parametrize("name", _records_lineages())
+def test_every_table_constant_starts_from_the_best_certified_construction_its_contract_admits(name):
+    from importlib import resources
+
+    from mathloop.targets.base import Malformed
+    from mathloop.targets.records import construction_file
+
+    target = build_target(load_contract(shipped(name)))
+    records = target.constant_records()
+    fits = []
+    for p in records.published:
+        own = type(target).__module__.startswith(f"{target.records_package}.")  # whose lineages "" entries are
+        if not (p.construction and p.certified) or not (p.contract == name or (own and not p.contract)):
+            continue
+        with resources.as_file(construction_file(type(target), p.construction)) as path:
+            try:
+                target.parse(target.read_candidate_file(path))
+            except Malformed:
+                continue
+        fits.append(F(p.certified))
+    start = target.published_start()
+    assert fits and start is not None, f"{name}: no shipped construction fits its own contract"
+    target.parse(start.payload)  # the start is a candidate of this contract
+    [chosen] = {F(p.certified) for p in records.published if p.construction == start.construction}
+    assert not any(records.better(v, chosen) for v in fits)
+
+
+@pytest.mark.parametrize("name, construction", [
+    ("shannon-capacity-c7", "polak_schrijver_367.txt"),         # n <= 6: Itty et al.'s C7^10 set does not fit
+    ("shannon-capacity-c7-wide", "itty_134753.txt"),            # n <= 10: the best explicit set
+    ("shannon-capacity-c7-recursive", "tandon-2026-3.258832-recursive.json"),  # its own contract's entries only
+])
+def test_each_lineage_of_one_constant_starts_from_what_it_can_hold(name, construction):
+    assert build_target(load_contract(shipped(name))).published_start().construction == construction
+
+
+def test_a_table_constant_session_from_the_published_start_commits_it_credited_to_its_authors(tmp_path):
+    target = build_target(load_contract(shipped("furstenberg-sarkozy")))
+    start = target.published_start()
+    repo = Repository(make_engine(str(tmp_path / "s.db")))
+
+    class Nothing(Proposer):
+        name = "local"
+
+        def propose(self, ctx):
+            return []
+
+    Session(target.contract, repo, InProcessRunner()).run(PublishedFirst(start, Nothing()), SessionLimits(2, samples=1))
+    head = repo.head(target.contract.sha256)
+    [cand] = [c for c in repo.candidates(target.contract.sha256) if c.proposer == "published"]
+    assert head.seq == 1 and cand.label in ("progress", "correct")
+    assert cand.meta["published"]["who"] == start.who == "Beigel, Gasarch; Lewko"

@@ -81,32 +81,10 @@ class StepFunctionTarget(Target):
         return verify_chain(self, manifest, read_json)
 
     def published_start(self) -> PublishedStart | None:
-        """Return the published construction of the records file (`records_package`) with the best certified value.
+        """Return the best published construction this lineage admits (`shipped_start`), or None."""
+        from mathloop.targets.published_start import shipped_start
 
-        None when the class declares no records or none of them ships a certified construction.
-
-        Raises:
-            Malformed: the records file or the construction it names cannot be read (the message names it).
-        """
-        from importlib import resources
-
-        from mathloop.contract.model import ContractError
-        from mathloop.targets.records import construction_file
-
-        try:
-            records = self.constant_records()
-        except ContractError as e:
-            raise Malformed(f"{self.name}: unreadable published records ({e})") from None
-        shipped = [p for p in (records.published if records else ()) if p.construction and p.certified]
-        if not shipped:
-            return None
-        best = shipped[0]
-        for p in shipped[1:]:
-            if records.better(Fraction(p.certified), Fraction(best.certified)):
-                best = p
-        with resources.as_file(construction_file(type(self), best.construction)) as path:
-            payload = self.read_candidate_file(path)  # Malformed names the file
-        return PublishedStart(payload, best.who, best.value, best.source, best.construction)
+        return shipped_start(self)
 
     def admissibility(self, steps: Steps) -> str | None:
         """Return why the step function is not admissible, or None."""

@@ -1,16 +1,17 @@
-"""Benchmark: the best certified value of C1a / C1b after `mathloop run` sessions, from the seed and from the best
-published construction (`--start published`).
+"""Benchmark: the best certified value of a table constant after `mathloop run` sessions, from the seed and from
+the best published construction (`--start published`).
 
-    flock /work/bench.lock python tests/benchmarks/bench_step_sessions.py OUT_DIR TARGET START SECONDS [SECONDS...]
+    flock /work/bench.lock python tests/benchmarks/bench_sessions.py OUT_DIR TARGET START SECONDS [SECONDS...]
 
-TARGET: erdos-minimum-overlap[-fine] | sidon-autocorrelation[-fine]; START: head (from the seed in a
-fresh store) | published. One fresh store per (target, start, seconds) in OUT_DIR; the real CLI runs as a child
-(`mathloop run ... --time-limit SECONDS --no-progress`, Lean on, as a user runs it), then `mathloop audit` re-checks
-every commit. Printed: the load before and after, the session's wall time (Lean's wait included) and CPU time
-(its processes, Lean included: on a shared machine the share of the cores it got), the best
-certified value reached by 30, 60, 120, 300, 600, 1200 and 1800 s of the session (from the commit times in the
-store), the number of commits (the root aside), the latest Lean status of every commit (root included) and the
-audit's verdict.
+TARGET: any lineage with one bound (sidon-autocorrelation[-fine], erdos-minimum-overlap[-fine],
+shannon-capacity-c7-wide, spencer-discrepancy, furstenberg-sarkozy, sum-difference-3b/3c, ...); START: head (from
+the seed in a fresh store) | published. One fresh store per (target, start, seconds) in OUT_DIR; the real CLI runs
+as a child (`mathloop run ... --time-limit SECONDS --no-progress`, Lean on, as a user runs it), then `mathloop
+audit` re-checks every commit. Printed: the load before and after, the session's wall time (Lean's wait included)
+and CPU time (its processes, Lean included: on a shared machine the share of the cores it got), the best
+certified value (in the bound's direction, printed in its safe direction) reached by 30, 60, 120, 300, 600, 1200
+and 1800 s of the session (from the commit times in the store), the number of commits (the root aside), the
+latest Lean status of every commit (root included), the audit's verdict and how the session ended.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ def _load() -> str:
 def _history(target: str, db: Path):
     from collections import Counter
 
-    from mathloop.domain import decimal_str
+    from mathloop.domain import Direction, decimal_str
     from mathloop.lean.attest import latest
     from mathloop.store.engine import make_engine
     from mathloop.store.repository import Repository
@@ -46,14 +47,17 @@ def _history(target: str, db: Path):
     engine = make_engine(str(db))
     h = history(contract, Repository(engine))
     lean = Counter(a.status for a in latest(engine, contract.sha256).values())
-    (name,) = [b.name for b in contract.bounds]
+    (bound,) = contract.bounds
+    top = min if bound.direction is Direction.MINIMIZE else max
+    down = bound.direction is Direction.MAXIMIZE  # a lower bound printed down, an upper bound up
+
     started = datetime.fromisoformat(h.sessions[-1].started_at)
-    points = [((p.at - started).total_seconds(), p.value) for p in h.bounds[name]]
+    points = [((p.at - started).total_seconds(), p.value) for p in h.bounds[bound.name]]
     best = {}
     for mark in MARKS:
         before = [v for t, v in points if t <= mark]
-        best[mark] = decimal_str(min(before), 12, round_down=False) if before else "-"
-    return best, len(points) - 1, decimal_str(min(v for _, v in points), 12, round_down=False), dict(lean)
+        best[mark] = decimal_str(top(before), 12, round_down=down) if before else "-"
+    return best, len(points) - 1, decimal_str(top(v for _, v in points), 12, round_down=down), dict(lean)
 
 
 def run(out: Path, target: str, start: str, seconds: float) -> None:
@@ -76,8 +80,18 @@ def run(out: Path, target: str, start: str, seconds: float) -> None:
     print(json.dumps({"target": target, "start": start, "seconds": seconds, "exit": done.returncode,
                       "wall_s": round(wall, 1), "cpu_s": round(cpu, 1), "load_before": before, "load_after": _load(), "commits": commits,
                       "best": final, "best_by": best, "lean": statuses,
-                      "audit": audit.stdout.strip().splitlines()[-1:] if audit.returncode == 0 else
-                      ["FAILED"] + audit.stdout.strip().splitlines()[-3:]}), flush=True)
+                      "audit": " ".join(audit.stdout.split()) if audit.returncode == 0 else
+                      "FAILED: " + " ".join(audit.stdout.split())[-400:],
+                      "ended": _ending(done.stdout)}), flush=True)
+
+
+def _ending(stdout: str) -> str:
+    """Return how the session ended, as run's summary says it (time limit, proposer exhausted, budget)."""
+    words = " ".join(stdout.split())
+    for why in ("proposer exhausted", "proposer stopped", "time limit", "budget spent"):
+        if why in words:
+            return why
+    return "-"
 
 
 if __name__ == "__main__":
