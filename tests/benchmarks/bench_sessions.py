@@ -2,6 +2,7 @@
 the best published construction (`--start published`).
 
     flock /work/bench.lock python tests/benchmarks/bench_sessions.py OUT_DIR TARGET START SECONDS [SECONDS...]
+    python tests/benchmarks/bench_sessions.py --table RESULTS...      # markdown rows of printed results
 
 TARGET: any lineage with one bound (sidon-autocorrelation[-fine], erdos-minimum-overlap[-fine],
 shannon-capacity-c7-wide, spencer-discrepancy, furstenberg-sarkozy, sum-difference-3b/3c, ...); START: head (from
@@ -94,7 +95,36 @@ def _ending(stdout: str) -> str:
     return "-"
 
 
+def table(lines: list[str]) -> str:
+    """Return the markdown rows of printed results (one JSON object a line), with the gap to the published best."""
+    from fractions import Fraction
+
+    from mathloop.targets import build_target, load_contract
+
+    rows = ["| lineage | start | best by 300 s | best by 1800 s | published best (certified) | gap | commits | CPU s | load | ended | audit |",
+            "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for line in lines:
+        r = json.loads(line)
+        records = build_target(load_contract(r["target"])).constant_records()
+        pub = records.best
+        ref = Fraction(pub.certified or pub.value)  # its certified 12 digits, as `best` is printed
+        gap = Fraction(r["best"]) - ref
+        worse = records.better(ref, Fraction(r["best"]))
+        ended = r.get("ended") or ("time limit" if r["wall_s"] >= r["seconds"] else "-")
+        by = r["best_by"]
+        rows.append(f"| `{r['target']}` | {'seed' if r['start'] == 'head' else 'published'} | {by['300']} | "
+                    f"{by[str(int(r['seconds']))] if str(int(r['seconds'])) in by else r['best']} | "
+                    f"{pub.certified or pub.value} ({pub.who}) | {'+' if gap > 0 else ''}{float(gap):.3g}{' (behind)' if worse else ''} | "
+                    f"{r['commits']} | {r['cpu_s']:.0f} (wall {r['wall_s']:.0f}) | {r['load_before'].split()[0]} → "
+                    f"{r['load_after'].split()[0]} | {ended} | "
+                    f"{'ok' if str(r['audit']).startswith(('audit ok', '[')) else 'FAILED'} |")
+    return "\n".join(rows)
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "--table":  # bench_sessions.py --table RESULTS...: the docs' table from printed results
+        print(table([ln for f in sys.argv[2:] for ln in Path(f).read_text().splitlines() if ln.startswith("{")]))
+        sys.exit(0)
     out = Path(sys.argv[1])
     out.mkdir(parents=True, exist_ok=True)
     for s in sys.argv[4:]:
