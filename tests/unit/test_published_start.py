@@ -130,9 +130,9 @@ def test_every_table_constant_starts_from_the_best_certified_construction_its_co
 
     target = build_target(load_contract(shipped(name)))
     records = target.constant_records()
+    own = type(target).__module__.startswith(f"{target.records_package}.")  # whose lineages "" entries are
     fits = []
     for p in records.published:
-        own = type(target).__module__.startswith(f"{target.records_package}.")  # whose lineages "" entries are
         if not (p.construction and p.certified) or not (p.contract == name or (own and not p.contract)):
             continue
         with resources.as_file(construction_file(type(target), p.construction)) as path:
