@@ -146,6 +146,22 @@ def test_a_refused_candidate_is_followed_by_a_more_cautious_mixture(target):
     assert lam(second) < lam(first) and F(second.payload["L"]) < F(first.payload["L"])
 
 
+def test_a_candidate_the_contract_would_refuse_as_malformed_is_never_offered(target, monkeypatch):
+    """A mixture with the refined head can carry more digits than max_digits (a session offered three such L's of
+    43-45 digits, each refused as malformed); the proposer skips it and offers the next candidate."""
+    import dataclasses
+
+    contract = target.contract
+    proposer = WideProposer(target, 0, TINY[:1])
+    (good,) = proposer.propose(Context(contract, None, (), (), frozenset(), 0))
+    cand = target.parse(good.payload)
+    long_L = dataclasses.replace(cand, L=cand.L + F(1, 10**45))
+    assert len(long_L.payload()["L"]) > contract.limits["max_digits"]
+    monkeypatch.setattr(proposer, "candidates", lambda cfg, run, head: [(long_L, "too many digits"), (cand, "fits")])
+    (prop,) = proposer.propose(Context(contract, None, (), (), frozenset(), 1))
+    assert prop.meta["how"] == "fits" and prop.payload == good.payload
+
+
 def test_run_of_the_wide_lineage_without_threadpoolctl_exits_2_naming_the_extra(monkeypatch, tmp_path):
     import sys
 

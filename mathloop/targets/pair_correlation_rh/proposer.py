@@ -34,12 +34,13 @@ from mathloop.targets.pair_correlation_rh.functional import rh_functional
 # (1/120, 5) 0.6793026, (1/100, 6) 0.6793064, (1/60, 8) 0.6792982, (1/75, 8) 0.6793079: at the first lineage's 600
 # nodes a longer support beats a finer grid, so (1/75, 8) is its last step (certified 0.679307880 as rationalised).
 # The wide lineage (`pair-correlation-rh-wide`, up to 1600 nodes) goes on: (1/100, 8), 800 nodes, LP 0.6793154
-# (certified 0.679315369); then (1/100, 10), 1000 nodes. At 1/40 the support gained 7.6e-6 from A = 8 to 12 and
-# 2.3e-6 from 12 to 16 (0.6792642, 0.6792718, 0.6792741); at A = 5 the grid's gains fall like h^2.
+# (certified 0.679315366); then (1/100, 10), 1000 nodes (certified 0.679319237), then (1/120, 12), 1440 nodes. At
+# 1/40 the support gained 7.6e-6 from A = 8 to 12 and 2.3e-6 from 12 to 16 (0.6792642, 0.6792718, 0.6792741); at
+# A = 5 the grid's gains fall like h^2.
 CONFIGS = tuple(
     (Fraction(1, d), Fraction(a))
     for d, a in ((5, 2), (10, 2), (10, 3), (20, 3), (20, 4), (40, 4), (40, 5), (60, 5), (80, 5), (75, 8),
-                 (100, 8), (100, 10))
+                 (100, 8), (100, 10), (120, 12))
 )
 # the LP's rounds stop once min P >= -STOP_VIOLATION; the lift repairs that at about the same cost in B
 STOP_VIOLATION = 1e-8
