@@ -25,6 +25,10 @@ Measured 2026-12-04 (one run, load 1.78 -> 3.84, other jobs on the 2 cores): `ru
 Measured 2026-12-05 (one run, load 2.56 -> 1.34, under the lock): `run OUT --primal pair-correlation-rh-wide --together
 --no-audit --primal-limit 1000 --ceiling-limit 1800 --no-lean` -> both at once 1404.0 s wall, bracket
 [0.679315366362, 0.679455330775], width 1.3996e-4 at 23:13 after the first commit.
+Measured 2026-12-06 (one run, load 0.06 -> 1.22, test runs on the same cores): `run OUT --primal pair-correlation-rh-wide
+--together --primal-limit 1500 --ceiling-limit 3300 --no-lean` -> primal 1222.2 s, ceiling 2468.3 s (both exhausted),
+width 9.541e-5 at 23:03 and [0.679325764689, 0.679400064133], width 7.430e-5, at 40:53 after the first commit;
+audits ok (165.8 s, 395.0 s).
 """
 
 from __future__ import annotations
