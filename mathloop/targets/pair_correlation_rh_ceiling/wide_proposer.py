@@ -61,7 +61,7 @@ class WideConfig:
 
 
 # Measured (LP ceilings at margin ~0): (1/20, 40) 0.67991, (1/40, 60) 0.67951, (1/80, 60) 0.679455; warm from the
-# (1/80, 60) head's minima: (1/80, 80) 0.6794209 (12 rounds, 249 s idle), (1/80, 120) 0.6793992 (5 rounds): the
+# (1/80, 60) head's minima: (1/80, 80) 0.6794209 (12 rounds, 249 s idle), (1/80, 120) 0.6793992 (13 rounds in a session): the
 # support A is worth more than a finer grid once h = 1/80 (the (1/160, 60) rounds did not get below 0.679455).
 WIDE_CONFIGS: tuple[WideConfig, ...] = (
     WideConfig(10, 10, Graded(((10, 10),)), 10, 4),
