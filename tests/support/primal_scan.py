@@ -13,17 +13,18 @@ bisection) and computes B with its own per-piece moment formula. Here the same f
   enclosure of the minimum is tight, and cells that cannot hold the minimiser are dropped, which localises it.
 
 So this path proves, independently of the checker, that P >= lower > 0 everywhere (or that P < 0 somewhere:
-upper < 0), and where P is smallest. The branch and bound needs too many cells past ~600 nodes; there
-`positive_by_roots` decides the sign instead:
+upper < 0), and where P is smallest. Its first version sampled P in floats and refined the lowest sampled
+minima: at (1/80, 5) it reported 1.29e-8 at theta = 2.8662 and missed the true minimum 1.0009e-10 at
+theta = 0.398180, a dip narrower than its sample spacing.
+
+The branch and bound needs too many cells past ~600 nodes; there `positive_by_roots` decides the sign instead:
 
 * p(x) = c_0 + 2 sum c_j T_j(x) (x = cos theta) built by adding python-flint's Chebyshev polynomials T_j
   (the checker converts by Clenshaw's recurrence), cleared to integers;
 * all its complex roots isolated in Arb (python-flint's `complex_roots`, not a Descartes count): real roots come
   with exactly zero imaginary part, and a root whose imaginary ball excludes 0 is not real. If no real root lies
   in [-1, 1] and p(0) > 0 exactly, P > 0 on [0, pi]; a real root of odd multiplicity inside (-1, 1) means P < 0
-  somewhere. Its first version sampled P in floats and refined the lowest sampled
-minima: at (1/80, 5) it reported 1.29e-8 at theta = 2.8662 and missed the true minimum 1.0009e-10 at
-theta = 0.398180, a dip narrower than its sample spacing.
+  somewhere.
 """
 
 from __future__ import annotations
@@ -84,9 +85,7 @@ def integer_chebyshev(nodes: list[Fraction]) -> Any:
     """Return D p(x) as a flint.fmpz_poly, p = c_0 + 2 sum c_j T_j, D > 0 the nodes' common denominator."""
     from flint import fmpz_poly
 
-    den = 1
-    for v in nodes:
-        den = den * v.denominator // math.gcd(den, v.denominator)
+    den = math.lcm(*(v.denominator for v in nodes))
     ints = [int(v * den) for v in nodes]
     p = fmpz_poly([ints[0]])
     for j, c in enumerate(ints[1:], start=1):
