@@ -7,12 +7,15 @@ no process left), not only that the program failed.
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -239,7 +242,15 @@ def test_as_an_ordinary_user_the_limits_hold_in_a_user_namespace(tmp_path):
     needs_sandbox()
     if os.geteuid() != 0 or not os.path.exists("/usr/bin/python3") or not os.path.exists("/usr/bin/setpriv"):
         pytest.skip("needs root (to become nobody), /usr/bin/python3 and setpriv")
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    # `nobody` must read the package: a checkout under a private directory (mktemp -d is 0700) is not readable, so
+    # the test runs a world-readable copy of it
+    root = tempfile.mkdtemp(prefix="mathloop-nobody-")
+    shutil.copytree(Path(__file__).resolve().parents[2] / "mathloop", Path(root) / "mathloop",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    for d, _, files in os.walk(root):
+        os.chmod(d, 0o755)
+        for f in files:
+            os.chmod(os.path.join(d, f), 0o644)
     script = textwrap.dedent(f"""
         import sys, time
         sys.path.insert(0, {root!r})
@@ -261,6 +272,7 @@ def test_as_an_ordinary_user_the_limits_hold_in_a_user_namespace(tmp_path):
                              capture_output=True, text=True, timeout=60, cwd="/tmp")
     finally:
         server.close()
+        shutil.rmtree(root, ignore_errors=True)
     assert out.returncode == 0, out.stderr[-500:]
     lines = out.stdout.splitlines()
     assert lines[0].startswith("65534 ['dev', 'lib', 'lib64', 'opt', 'proc', 'tmp', 'usr']"), lines
